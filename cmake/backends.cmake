@@ -1,0 +1,22 @@
+# Which GPU backends are built. Both load their driver at run time (dlopen), so building needs
+# no GPU and no driver: CI compiles them and their tests skip when no device answers.
+set(LOCKSTEP_HAVE_CUDA 0)
+if(NOT LOCKSTEP_CUDA STREQUAL "OFF")
+  find_program(NVCC_EXECUTABLE nvcc HINTS /usr/local/cuda/bin ENV CUDA_PATH PATH_SUFFIXES bin)
+  if(NVCC_EXECUTABLE)
+    set(LOCKSTEP_HAVE_CUDA 1)
+  elseif(LOCKSTEP_CUDA STREQUAL "ON")
+    message(FATAL_ERROR "LOCKSTEP_CUDA=ON but nvcc was not found")
+  endif()
+endif()
+
+set(LOCKSTEP_HAVE_OPENCL 0)
+if(NOT LOCKSTEP_OPENCL STREQUAL "OFF")
+  find_path(OPENCL_INCLUDE_DIR CL/cl.h)
+  if(OPENCL_INCLUDE_DIR)
+    set(LOCKSTEP_HAVE_OPENCL 1)
+  elseif(LOCKSTEP_OPENCL STREQUAL "ON")
+    message(FATAL_ERROR "LOCKSTEP_OPENCL=ON but CL/cl.h was not found (apt-get install opencl-headers)")
+  endif()
+endif()
+message(STATUS "lockstep backends: cpu cuda=${LOCKSTEP_HAVE_CUDA} opencl=${LOCKSTEP_HAVE_OPENCL}")

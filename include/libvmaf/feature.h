@@ -1,0 +1,1 @@
+#include "lockstep/feature.h"

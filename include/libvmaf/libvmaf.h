@@ -1,0 +1,2 @@
+/* Source compatibility for programs written against libvmaf: #include <libvmaf/libvmaf.h>. */
+#include "lockstep/lockstep.h"

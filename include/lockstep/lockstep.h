@@ -1,0 +1,108 @@
+/* lockstep: video quality metrics with the same bits on every backend.
+ * The call sequence and names follow libvmaf (init, use feature, read pictures, flush,
+ * score at index / pooled, write output, close). */
+#ifndef LOCKSTEP_LOCKSTEP_H
+#define LOCKSTEP_LOCKSTEP_H
+
+#include <stdint.h>
+
+#include "lockstep/feature.h"
+#include "lockstep/picture.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum VmafLogLevel {
+    VMAF_LOG_LEVEL_NONE = 0,
+    VMAF_LOG_LEVEL_ERROR,
+    VMAF_LOG_LEVEL_WARNING,
+    VMAF_LOG_LEVEL_INFO,
+    VMAF_LOG_LEVEL_DEBUG,
+};
+
+enum VmafOutputFormat {
+    VMAF_OUTPUT_FORMAT_NONE = 0,
+    VMAF_OUTPUT_FORMAT_XML,
+    VMAF_OUTPUT_FORMAT_JSON,
+    VMAF_OUTPUT_FORMAT_CSV,
+    VMAF_OUTPUT_FORMAT_SUB,
+};
+
+enum VmafPoolingMethod {
+    VMAF_POOL_METHOD_UNKNOWN = 0,
+    VMAF_POOL_METHOD_MIN,
+    VMAF_POOL_METHOD_MAX,
+    VMAF_POOL_METHOD_MEAN,
+    VMAF_POOL_METHOD_HARMONIC_MEAN,
+    VMAF_POOL_METHOD_NB,
+};
+
+typedef struct VmafConfiguration {
+    enum VmafLogLevel log_level;
+    unsigned n_threads;
+    unsigned n_subsample;
+    uint64_t cpumask;   /* bits disable SIMD levels (bit 3: AVX2) */
+    uint64_t gpumask;   /* non-zero: no GPU extractors */
+} VmafConfiguration;
+
+typedef struct VmafContext VmafContext;
+
+typedef struct VmafPictureConfiguration {
+    struct {
+        unsigned w, h;
+        unsigned bpc;
+        enum VmafPixelFormat pix_fmt;
+    } pic_params;
+    unsigned pic_cnt;
+} VmafPictureConfiguration;
+
+int vmaf_init(VmafContext **vmaf, VmafConfiguration cfg);
+int vmaf_use_feature(VmafContext *vmaf, const char *feature_name, VmafFeatureDictionary *opts_dict);
+int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name, double value,
+                              unsigned index);
+int vmaf_preallocate_pictures(VmafContext *vmaf, VmafPictureConfiguration cfg);
+int vmaf_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic);
+/* ref = dist = NULL flushes. */
+int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, unsigned index);
+int vmaf_feature_score_at_index(VmafContext *vmaf, const char *feature_name, double *score,
+                                unsigned index);
+int vmaf_feature_score_pooled(VmafContext *vmaf, const char *feature_name,
+                              enum VmafPoolingMethod pool_method, double *score,
+                              unsigned index_low, unsigned index_high);
+int vmaf_write_output(VmafContext *vmaf, const char *output_path, enum VmafOutputFormat fmt);
+/* score_format: a printf format for one double ("%.17g"); NULL = libvmaf's %.6f/%.16f rule. */
+int vmaf_write_output_with_format(VmafContext *vmaf, const char *output_path,
+                                  enum VmafOutputFormat fmt, const char *score_format);
+int vmaf_close(VmafContext *vmaf);
+const char *vmaf_version(void);
+
+/* ---- lockstep additions ---- */
+
+enum LockstepBackend {
+    LOCKSTEP_BACKEND_AUTO = 0, /* a GPU twin where one is built and a device answers, else CPU */
+    LOCKSTEP_BACKEND_CPU,
+    LOCKSTEP_BACKEND_CUDA,
+    LOCKSTEP_BACKEND_OPENCL,
+};
+
+/* Chooses the backend for the extractors registered after this call. device: index of the GPU.
+ * Returns -ENODEV (with a logged reason) when the backend is not built or has no such device. */
+int lockstep_use_backend(VmafContext *vmaf, enum LockstepBackend backend, int device);
+/* Name of the backend ("cpu", "cuda", "opencl") that runs the extractor registered as `name`. */
+const char *lockstep_backend_name(enum LockstepBackend backend);
+/* Last error message recorded by the library (thread-local), "" when none. */
+const char *lockstep_last_error(void);
+/* The number of feature names in the collector, and the i-th one (as written, before aliasing). */
+unsigned lockstep_feature_count(VmafContext *vmaf);
+const char *lockstep_feature_name(VmafContext *vmaf, unsigned i);
+/* The i-th extractor built in (NULL past the end), and the backend it runs on. */
+const char *lockstep_extractor_name(unsigned i, enum LockstepBackend *backend);
+/* Aggregate metrics (apsnr_*) written at flush. -EINVAL when absent. */
+int lockstep_aggregate_score(VmafContext *vmaf, const char *name, double *score);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

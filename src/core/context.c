@@ -1,0 +1,646 @@
+/* The scoring context: libvmaf's call sequence (init, use feature, read pictures, flush, pool,
+ * write, close) over the registry, the collector and a worker pool.
+ *
+ * Scheduling: extractors without flags run on workers for any frame in any order; TEMPORAL ones
+ * run on workers one call at a time in index order; SERIAL ones (GPU twins, which keep a device
+ * stream) run in the calling thread in index order. Frame 0 runs entirely in the calling thread,
+ * in registration order, so the order of output names does not depend on thread timing. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/backend.h"
+#include "core/collector.h"
+#include "core/cpu.h"
+#include "core/dict.h"
+#include "core/log.h"
+#include "core/output.h"
+#include "core/picture_ref.h"
+#include "core/registry.h"
+
+typedef struct Slot {
+    LsFex fex;
+    LsOptionValue *values;       /* owned copies of the options given */
+    unsigned n_values;
+    int initialized;
+    int busy;                    /* TEMPORAL: a call is running */
+} Slot;
+
+typedef struct Job {
+    Slot *slot;
+    VmafPicture ref, dist;
+    unsigned index;
+    struct Job *next;
+} Job;
+
+struct VmafContext {
+    VmafConfiguration cfg;
+    uint64_t cpu_flags;
+    LsCollector *fc;
+    Slot **slot;
+    unsigned n_slot, cap_slot;
+    enum LockstepBackend backend;
+    int gpu;
+    int have_geometry;
+    enum VmafPixelFormat fmt;
+    unsigned bpc, w, h;
+    unsigned pic_cnt;
+    int flushed;
+    LsPicturePool *pool;
+
+    /* workers */
+    pthread_t *thread;
+    unsigned n_thread;
+    pthread_mutex_t lock;
+    pthread_cond_t work, done;
+    Job *head, *tail;
+    unsigned queued, running, in_flight_frames;
+    int stop;
+    int error;                   /* first extractor error, sticky */
+    char error_msg[1024];
+};
+
+static void set_error(VmafContext *ctx, int err, const char *msg)
+{
+    if (!ctx->error) {
+        ctx->error = err;
+        snprintf(ctx->error_msg, sizeof(ctx->error_msg), "%s", msg);
+    }
+}
+
+int ls_fex_error(const LsFex *fex, const char *fmt, ...)
+{
+    (void)fex;
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    ls_set_error("%s", buf);
+    return -EINVAL;
+}
+
+void ls_fex_feature_name(const LsFex *fex, char *out, size_t out_len, const char *base,
+                         const char *alias)
+{
+    ls_feature_param_name(out, out_len, base, alias, fex->ex->options, fex->priv);
+}
+
+static int run_extract(VmafContext *ctx, Slot *s, const VmafPicture *ref, const VmafPicture *dist,
+                       unsigned index)
+{
+    const int err = s->fex.ex->extract(&s->fex, ref, dist, index, ctx->fc);
+    if (err) {
+        char msg[1024];
+        const char *why = lockstep_last_error();
+        snprintf(msg, sizeof(msg), "problem with feature extractor \"%s\" at index %u%s%s",
+                 s->fex.ex->name, index, *why ? ": " : "", why);
+        pthread_mutex_lock(&ctx->lock);
+        set_error(ctx, err, msg);
+        pthread_mutex_unlock(&ctx->lock);
+    }
+    return err;
+}
+
+/* ---- workers ---- */
+
+static Job *take_runnable(VmafContext *ctx)
+{
+    Job *prev = NULL;
+    for (Job *j = ctx->head; j; prev = j, j = j->next) {
+        Slot *s = j->slot;
+        if (s->fex.ex->flags & LS_FEX_TEMPORAL) {
+            if (s->busy)
+                continue;
+            /* only the oldest queued job of a temporal slot may run */
+            int older = 0;
+            for (Job *k = ctx->head; k != j; k = k->next)
+                if (k->slot == s) {
+                    older = 1;
+                    break;
+                }
+            if (older)
+                continue;
+            s->busy = 1;
+        }
+        if (prev)
+            prev->next = j->next;
+        else
+            ctx->head = j->next;
+        if (ctx->tail == j)
+            ctx->tail = prev;
+        ctx->queued--;
+        return j;
+    }
+    return NULL;
+}
+
+static void *worker(void *arg)
+{
+    VmafContext *ctx = arg;
+    pthread_mutex_lock(&ctx->lock);
+    for (;;) {
+        Job *j = NULL;
+        while (!ctx->stop && !(j = take_runnable(ctx)))
+            pthread_cond_wait(&ctx->work, &ctx->lock);
+        if (!j)
+            break;
+        ctx->running++;
+        pthread_mutex_unlock(&ctx->lock);
+        if (!ctx->error)
+            run_extract(ctx, j->slot, &j->ref, &j->dist, j->index);
+        vmaf_picture_unref(&j->ref);
+        vmaf_picture_unref(&j->dist);
+        pthread_mutex_lock(&ctx->lock);
+        if (j->slot->fex.ex->flags & LS_FEX_TEMPORAL)
+            j->slot->busy = 0;
+        ctx->running--;
+        free(j);
+        pthread_cond_broadcast(&ctx->work);
+        pthread_cond_broadcast(&ctx->done);
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    return NULL;
+}
+
+static int submit(VmafContext *ctx, Slot *s, const VmafPicture *ref, const VmafPicture *dist,
+                  unsigned index)
+{
+    Job *j = calloc(1, sizeof(*j));
+    if (!j)
+        return -ENOMEM;
+    j->slot = s;
+    ls_picture_ref(&j->ref, ref);
+    ls_picture_ref(&j->dist, dist);
+    j->index = index;
+    pthread_mutex_lock(&ctx->lock);
+    if (ctx->tail)
+        ctx->tail->next = j;
+    else
+        ctx->head = j;
+    ctx->tail = j;
+    ctx->queued++;
+    pthread_cond_signal(&ctx->work);
+    pthread_mutex_unlock(&ctx->lock);
+    return 0;
+}
+
+/* Bounds the frames held by queued jobs, so memory stays constant however fast the reader is. */
+static void wait_queue_below(VmafContext *ctx, unsigned limit)
+{
+    pthread_mutex_lock(&ctx->lock);
+    while (ctx->queued + ctx->running > limit)
+        pthread_cond_wait(&ctx->done, &ctx->lock);
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+/* ---- API ---- */
+
+int vmaf_init(VmafContext **vmaf, VmafConfiguration cfg)
+{
+    if (!vmaf)
+        return -EINVAL;
+    VmafContext *ctx = calloc(1, sizeof(*ctx));
+    if (!ctx)
+        return -ENOMEM;
+    ctx->cfg = cfg;
+    ls_log_set_level(cfg.log_level);
+    ctx->cpu_flags = ls_cpu_usable(cfg.cpumask);
+    ctx->backend = LOCKSTEP_BACKEND_CPU;
+    pthread_mutex_init(&ctx->lock, NULL);
+    pthread_cond_init(&ctx->work, NULL);
+    pthread_cond_init(&ctx->done, NULL);
+    int err = ls_collector_create(&ctx->fc);
+    if (err)
+        goto error;
+    if (cfg.n_threads) {
+        ctx->thread = calloc(cfg.n_threads, sizeof(*ctx->thread));
+        if (!ctx->thread) {
+            err = -ENOMEM;
+            goto error;
+        }
+        for (unsigned i = 0; i < cfg.n_threads; i++) {
+            if (pthread_create(&ctx->thread[i], NULL, worker, ctx)) {
+                err = -ENOMEM;
+                goto error;
+            }
+            ctx->n_thread++;
+        }
+    }
+    *vmaf = ctx;
+    return 0;
+error:
+    vmaf_close(ctx);
+    return err;
+}
+
+const char *lockstep_backend_name(enum LockstepBackend backend)
+{
+    switch (backend) {
+    case LOCKSTEP_BACKEND_AUTO: return "auto";
+    case LOCKSTEP_BACKEND_CPU: return "cpu";
+    case LOCKSTEP_BACKEND_CUDA: return "cuda";
+    case LOCKSTEP_BACKEND_OPENCL: return "opencl";
+    }
+    return "unknown";
+}
+
+static int probe(enum LockstepBackend backend, int device, char *why, size_t len)
+{
+    (void)device;
+    switch (backend) {
+    case LOCKSTEP_BACKEND_CUDA:
+#if LOCKSTEP_HAVE_CUDA
+        return ls_cuda_probe(device, why, len);
+#else
+        snprintf(why, len, "this build has no CUDA backend (nvcc was not found when it was built)");
+        return -ENODEV;
+#endif
+    case LOCKSTEP_BACKEND_OPENCL:
+#if LOCKSTEP_HAVE_OPENCL
+        return ls_opencl_probe(device, why, len);
+#else
+        snprintf(why, len, "this build has no OpenCL backend (CL/cl.h was not found when it was built)");
+        return -ENODEV;
+#endif
+    default:
+        return 0;
+    }
+}
+
+int lockstep_use_backend(VmafContext *ctx, enum LockstepBackend backend, int device)
+{
+    if (!ctx || device < 0)
+        return -EINVAL;
+    char why[512] = "";
+    if (ctx->cfg.gpumask && backend != LOCKSTEP_BACKEND_CPU && backend != LOCKSTEP_BACKEND_AUTO) {
+        ls_set_error("backend %s: GPUs are disabled by the gpumask", lockstep_backend_name(backend));
+        return -ENODEV;
+    }
+    if (backend == LOCKSTEP_BACKEND_AUTO) {
+        /* auto: CUDA when a device answers, else the CPU (never an emulated OpenCL device) */
+        if (!ctx->cfg.gpumask && !probe(LOCKSTEP_BACKEND_CUDA, device, why, sizeof(why)))
+            backend = LOCKSTEP_BACKEND_CUDA;
+        else
+            backend = LOCKSTEP_BACKEND_CPU;
+    } else if (backend != LOCKSTEP_BACKEND_CPU) {
+        const int err = probe(backend, device, why, sizeof(why));
+        if (err) {
+            ls_set_error("backend %s: %s", lockstep_backend_name(backend), why);
+            return err;
+        }
+    }
+    ctx->backend = backend;
+    ctx->gpu = device;
+    return 0;
+}
+
+static void free_slot(Slot *s)
+{
+    if (!s)
+        return;
+    if (s->initialized && s->fex.ex->close)
+        s->fex.ex->close(&s->fex);
+    for (unsigned i = 0; i < s->n_values; i++) {
+        free((char *)s->values[i].key);
+        free((char *)s->values[i].value);
+    }
+    free(s->values);
+    free(s->fex.priv);
+    free(s);
+}
+
+static int make_slot(VmafContext *ctx, const LsExtractor *ex, const LsOptionValue *values,
+                     unsigned n_values, Slot **out)
+{
+    Slot *s = calloc(1, sizeof(*s));
+    if (!s)
+        return -ENOMEM;
+    s->fex.ex = ex;
+    s->fex.cpu_flags = ctx->cpu_flags;
+    s->fex.gpu_index = ctx->gpu;
+    s->fex.priv = calloc(1, ex->priv_size ? ex->priv_size : 1);
+    s->values = n_values ? calloc(n_values, sizeof(*s->values)) : NULL;
+    if (!s->fex.priv || (n_values && !s->values)) {
+        free_slot(s);
+        return -ENOMEM;
+    }
+    for (unsigned i = 0; i < n_values; i++) {
+        s->values[i].key = strdup(values[i].key);
+        s->values[i].value = strdup(values[i].value);
+        s->n_values = i + 1;
+        if (!s->values[i].key || !s->values[i].value) {
+            free_slot(s);
+            return -ENOMEM;
+        }
+    }
+    char err[512];
+    const char *name = ex->cpu_twin ? ex->cpu_twin->name : ex->name;
+    /* string options point into s->values, which live as long as the slot */
+    const int ret = ls_options_apply(name, ex->options, s->fex.priv, s->values, s->n_values, err,
+                                     sizeof(err));
+    if (ret) {
+        ls_set_error("%s", err);
+        free_slot(s);
+        return ret;
+    }
+    ls_feature_param_name(s->fex.instance_name, sizeof(s->fex.instance_name), name, NULL,
+                          ex->options, s->fex.priv);
+    *out = s;
+    return 0;
+}
+
+int vmaf_use_feature(VmafContext *ctx, const char *feature_name, VmafFeatureDictionary *opts_dict)
+{
+    if (!ctx || !feature_name)
+        return -EINVAL;
+    const LsExtractor *cpu = ls_extractor_find(feature_name, LOCKSTEP_BACKEND_CPU);
+    if (!cpu) {
+        ls_set_error("unknown feature extractor \"%s\"", feature_name);
+        return -EINVAL;
+    }
+    int err = 0;
+    if (ctx->have_geometry || ctx->flushed) {
+        ls_set_error("%s: features must be added before the first picture", feature_name);
+        err = -EINVAL;
+        goto out;
+    }
+    const LsExtractor *ex = cpu;
+    if (ctx->backend != LOCKSTEP_BACKEND_CPU) {
+        ex = ls_extractor_find(feature_name, ctx->backend);
+        if (!ex) {
+            ls_log(VMAF_LOG_LEVEL_WARNING, "%s has no %s twin: it runs on the CPU", feature_name,
+                   lockstep_backend_name(ctx->backend));
+            ex = cpu;
+        }
+    }
+    unsigned n;
+    const LsOptionValue *values = ls_dict_entries(opts_dict, &n);
+    Slot *s;
+    if ((err = make_slot(ctx, ex, values, n, &s)))
+        goto out;
+    for (unsigned i = 0; i < ctx->n_slot; i++) {
+        if (!strcmp(ctx->slot[i]->fex.instance_name, s->fex.instance_name)) {
+            ls_log(VMAF_LOG_LEVEL_WARNING,
+                   "%s is already requested with the same output names: this request is dropped",
+                   s->fex.instance_name);
+            free_slot(s);
+            goto out;
+        }
+    }
+    if (ctx->n_slot == ctx->cap_slot) {
+        const unsigned cap = ctx->cap_slot ? ctx->cap_slot * 2 : 8;
+        Slot **ns = realloc(ctx->slot, cap * sizeof(*ns));
+        if (!ns) {
+            free_slot(s);
+            err = -ENOMEM;
+            goto out;
+        }
+        ctx->slot = ns;
+        ctx->cap_slot = cap;
+    }
+    ctx->slot[ctx->n_slot++] = s;
+out:
+    vmaf_feature_dictionary_free(&opts_dict);
+    return err;
+}
+
+int vmaf_import_feature_score(VmafContext *ctx, const char *feature_name, double value,
+                              unsigned index)
+{
+    if (!ctx || !feature_name)
+        return -EINVAL;
+    return ls_collector_append(ctx->fc, feature_name, value, index);
+}
+
+int vmaf_preallocate_pictures(VmafContext *ctx, VmafPictureConfiguration cfg)
+{
+    if (!ctx || !cfg.pic_params.w || !cfg.pic_params.h || !cfg.pic_cnt || ctx->pool)
+        return -EINVAL;
+    return ls_picture_pool_create(&ctx->pool, cfg.pic_params.pix_fmt, cfg.pic_params.bpc,
+                                  cfg.pic_params.w, cfg.pic_params.h, cfg.pic_cnt);
+}
+
+int vmaf_fetch_preallocated_picture(VmafContext *ctx, VmafPicture *pic)
+{
+    if (!ctx || !pic || !ctx->pool)
+        return -EINVAL;
+    return ls_picture_pool_fetch(ctx->pool, pic);
+}
+
+/* A twin that cannot honour an option or an input returns -ENOTSUP from init: that feature then
+ * runs on the CPU for the whole run, and the log says so. */
+static int init_slot(VmafContext *ctx, Slot *s)
+{
+    int err = s->fex.ex->init(&s->fex, ctx->fmt, ctx->bpc, ctx->w, ctx->h);
+    if (err == -ENOTSUP && s->fex.ex->cpu_twin) {
+        ls_log(VMAF_LOG_LEVEL_WARNING, "%s: the %s twin cannot run this input (%s): it runs on the CPU",
+               s->fex.instance_name, lockstep_backend_name(s->fex.ex->backend), lockstep_last_error());
+        if (s->fex.ex->close)
+            s->fex.ex->close(&s->fex);
+        Slot *cpu;
+        if ((err = make_slot(ctx, s->fex.ex->cpu_twin, s->values, s->n_values, &cpu)))
+            return err;
+        LsFex keep = s->fex;
+        s->fex = cpu->fex;
+        cpu->fex = keep;
+        cpu->initialized = 0;
+        free_slot(cpu);
+        err = s->fex.ex->init(&s->fex, ctx->fmt, ctx->bpc, ctx->w, ctx->h);
+    }
+    if (err) {
+        const char *why = lockstep_last_error();
+        char msg[1024];
+        snprintf(msg, sizeof(msg), "%s", *why ? why : "initialisation failed");
+        set_error(ctx, err, msg);
+        return err;
+    }
+    s->initialized = 1;
+    return 0;
+}
+
+static int start(VmafContext *ctx, const VmafPicture *pic)
+{
+    ctx->fmt = pic->pix_fmt;
+    ctx->bpc = pic->bpc;
+    ctx->w = pic->w[0];
+    ctx->h = pic->h[0];
+    ctx->have_geometry = 1;
+    for (unsigned i = 0; i < ctx->n_slot; i++) {
+        const int err = init_slot(ctx, ctx->slot[i]);
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+static int runs_on(const VmafContext *ctx, const Slot *s, unsigned index)
+{
+    const unsigned n_sub = ctx->cfg.n_subsample;
+    if (s->fex.ex->flags & LS_FEX_TEMPORAL)
+        return 1;
+    return n_sub <= 1 || index % n_sub == 0;
+}
+
+static int finish_error(VmafContext *ctx)
+{
+    pthread_mutex_lock(&ctx->lock);
+    const int err = ctx->error;
+    pthread_mutex_unlock(&ctx->lock);
+    if (err)
+        ls_set_error("%s", ctx->error_msg);
+    return err;
+}
+
+static int flush(VmafContext *ctx)
+{
+    if (ctx->flushed)
+        return -EINVAL;
+    wait_queue_below(ctx, 0);
+    ctx->flushed = 1;
+    int err = finish_error(ctx);
+    if (err)
+        return err;
+    for (unsigned i = 0; i < ctx->n_slot; i++) {
+        Slot *s = ctx->slot[i];
+        if (!s->initialized || !s->fex.ex->flush)
+            continue;
+        err = s->fex.ex->flush(&s->fex, ctx->fc);
+        if (err) {
+            char msg[1024];
+            snprintf(msg, sizeof(msg), "problem flushing feature extractor \"%s\": %s",
+                     s->fex.ex->name, lockstep_last_error());
+            set_error(ctx, err, msg);
+            return finish_error(ctx);
+        }
+    }
+    return 0;
+}
+
+int vmaf_read_pictures(VmafContext *ctx, VmafPicture *ref, VmafPicture *dist, unsigned index)
+{
+    if (!ctx)
+        return -EINVAL;
+    if (!ref && !dist)
+        return flush(ctx);
+    if (!ref || !dist || ctx->flushed)
+        return -EINVAL;
+    if (ref->pix_fmt != dist->pix_fmt || ref->bpc != dist->bpc || ref->w[0] != dist->w[0] ||
+        ref->h[0] != dist->h[0]) {
+        ls_set_error("reference and distorted pictures differ in size, format or bit depth");
+        return -EINVAL;
+    }
+    if (!ctx->have_geometry) {
+        const int err = start(ctx, ref);
+        if (err)
+            return err;
+    } else if (ref->pix_fmt != ctx->fmt || ref->bpc != ctx->bpc || ref->w[0] != ctx->w ||
+               ref->h[0] != ctx->h) {
+        ls_set_error("picture %u differs in size, format or bit depth from the first", index);
+        return -EINVAL;
+    }
+    int err = finish_error(ctx);
+    if (err)
+        return err;
+    const int sync = !ctx->n_thread || ctx->pic_cnt == 0;
+    for (unsigned i = 0; i < ctx->n_slot && !err; i++) {
+        Slot *s = ctx->slot[i];
+        if (!runs_on(ctx, s, index))
+            continue;
+        if (sync || (s->fex.ex->flags & LS_FEX_SERIAL))
+            err = run_extract(ctx, s, ref, dist, index) ? finish_error(ctx) : 0;
+        else
+            err = submit(ctx, s, ref, dist, index);
+    }
+    if (err)
+        return err;
+    ctx->pic_cnt++;
+    vmaf_picture_unref(ref);
+    vmaf_picture_unref(dist);
+    if (ctx->n_thread)
+        wait_queue_below(ctx, 4 * ctx->n_thread * (ctx->n_slot ? ctx->n_slot : 1));
+    return 0;
+}
+
+int vmaf_feature_score_at_index(VmafContext *ctx, const char *feature_name, double *score,
+                                unsigned index)
+{
+    if (!ctx || !feature_name || !score)
+        return -EINVAL;
+    return ls_collector_get(ctx->fc, feature_name, index, score);
+}
+
+int vmaf_feature_score_pooled(VmafContext *ctx, const char *feature_name,
+                              enum VmafPoolingMethod method, double *score, unsigned index_low,
+                              unsigned index_high)
+{
+    if (!ctx || !feature_name || !score || index_low > index_high ||
+        method <= VMAF_POOL_METHOD_UNKNOWN || method >= VMAF_POOL_METHOD_NB)
+        return -EINVAL;
+    return ls_pool(ctx->fc, feature_name, method, ctx->cfg.n_subsample, index_low, index_high,
+                   score);
+}
+
+int vmaf_write_output_with_format(VmafContext *ctx, const char *path, enum VmafOutputFormat fmt,
+                                  const char *score_format)
+{
+    if (!ctx || !path)
+        return -EINVAL;
+    const LsOutputInfo info = {
+        .fc = ctx->fc, .pic_cnt = ctx->pic_cnt, .n_subsample = ctx->cfg.n_subsample,
+        .width = ctx->w, .height = ctx->h, .score_format = score_format,
+    };
+    return ls_write_output(&info, path, fmt);
+}
+
+int vmaf_write_output(VmafContext *ctx, const char *path, enum VmafOutputFormat fmt)
+{
+    return vmaf_write_output_with_format(ctx, path, fmt, NULL);
+}
+
+unsigned lockstep_feature_count(VmafContext *ctx) { return ctx ? ls_collector_count(ctx->fc) : 0; }
+
+const char *lockstep_feature_name(VmafContext *ctx, unsigned i)
+{
+    if (!ctx || i >= ls_collector_count(ctx->fc))
+        return NULL;
+    return ls_collector_name(ctx->fc, i);
+}
+
+int lockstep_aggregate_score(VmafContext *ctx, const char *name, double *score)
+{
+    if (!ctx || !name || !score)
+        return -EINVAL;
+    return ls_collector_get_aggregate(ctx->fc, name, score);
+}
+
+int vmaf_close(VmafContext *ctx)
+{
+    if (!ctx)
+        return -EINVAL;
+    if (ctx->n_thread) {
+        wait_queue_below(ctx, 0);
+        pthread_mutex_lock(&ctx->lock);
+        ctx->stop = 1;
+        pthread_cond_broadcast(&ctx->work);
+        pthread_mutex_unlock(&ctx->lock);
+        for (unsigned i = 0; i < ctx->n_thread; i++)
+            pthread_join(ctx->thread[i], NULL);
+    }
+    free(ctx->thread);
+    for (unsigned i = 0; i < ctx->n_slot; i++)
+        free_slot(ctx->slot[i]);
+    free(ctx->slot);
+    ls_collector_destroy(ctx->fc);
+    ls_picture_pool_destroy(ctx->pool);
+    pthread_mutex_destroy(&ctx->lock);
+    pthread_cond_destroy(&ctx->work);
+    pthread_cond_destroy(&ctx->done);
+    free(ctx);
+    return 0;
+}
+
+const char *vmaf_version(void) { return LOCKSTEP_VERSION; }

@@ -1,0 +1,19 @@
+/* CPU feature detection. Usable flags = detected AND NOT --cpumask, so every variant can be
+ * forced off (bit 3 of the mask turns AVX2 off, as in libvmaf's --cpumask). */
+#ifndef LOCKSTEP_CORE_CPU_H
+#define LOCKSTEP_CORE_CPU_H
+
+#include <stdint.h>
+
+enum LsCpuFlags {
+    LS_CPU_FLAG_SSE2 = 1 << 0,
+    LS_CPU_FLAG_SSSE3 = 1 << 1,
+    LS_CPU_FLAG_SSE41 = 1 << 2,
+    LS_CPU_FLAG_AVX2 = 1 << 3,
+    LS_CPU_FLAG_AVX512 = 1 << 4,
+};
+
+uint64_t ls_cpu_detect(void);
+static inline uint64_t ls_cpu_usable(uint64_t cpumask) { return ls_cpu_detect() & ~cpumask; }
+
+#endif

@@ -1,0 +1,64 @@
+/* The feature-extractor plug-in: a small const struct of callbacks and an option table, one per
+ * extractor, registered in one list (registry.c). A GPU twin is another extractor whose
+ * `.options` is its CPU extractor's table itself and whose `.cpu_twin` points to it. */
+#ifndef LOCKSTEP_CORE_EXTRACTOR_H
+#define LOCKSTEP_CORE_EXTRACTOR_H
+
+#include <stdint.h>
+
+#include "lockstep/lockstep.h"
+#include "core/collector.h"
+#include "core/options.h"
+
+enum LsExtractorFlags {
+    /* keeps state across frames: extract runs on every frame, in index order, one call at a
+     * time (also with --threads and --subsample) */
+    LS_FEX_TEMPORAL = 1 << 0,
+    /* stateful per call (e.g. a GPU stream): one call at a time, in index order; frames may
+     * still be skipped by --subsample */
+    LS_FEX_SERIAL = 1 << 1,
+};
+
+typedef struct LsFex LsFex;
+
+typedef struct LsExtractor {
+    const char *name;
+    const LsOption *options;     /* zero-terminated; may be NULL */
+    size_t priv_size;
+    unsigned flags;
+    enum LockstepBackend backend; /* LOCKSTEP_BACKEND_CPU for CPU extractors */
+    const struct LsExtractor *cpu_twin; /* GPU twins: the CPU extractor they reproduce */
+    const char *const *provided_features; /* NULL-terminated, the names it writes by default */
+
+    /* Geometry of the first picture is fixed for the run. Refuse input it cannot score
+     * with ls_fex_error() and -EINVAL. */
+    int (*init)(LsFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc, unsigned w, unsigned h);
+    /* Without LS_FEX_TEMPORAL/LS_FEX_SERIAL, extract is called concurrently for different
+     * indices: priv is read-only there, scratch memory is per call. */
+    int (*extract)(LsFex *fex, const VmafPicture *ref, const VmafPicture *dist, unsigned index,
+                   LsCollector *fc);
+    int (*flush)(LsFex *fex, LsCollector *fc);     /* optional: end of stream */
+    void (*close)(LsFex *fex);                     /* optional */
+} LsExtractor;
+
+struct LsFex {
+    const LsExtractor *ex;
+    void *priv;                  /* priv_size bytes, zeroed, options filled in before init */
+    uint64_t cpu_flags;          /* usable SIMD levels after --cpumask */
+    int gpu_index;               /* device chosen with --gpu */
+    char instance_name[256];     /* extractor name with its FEATURE_PARAM suffix */
+};
+
+/* Records an error for the caller (shown by the CLI); returns -EINVAL for convenience. */
+int ls_fex_error(const LsFex *fex, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* The output name for one of the extractor's provided features (options.md §5).
+ * alias: the short output alias of base, or NULL when it has none. */
+void ls_fex_feature_name(const LsFex *fex, char *out, size_t out_len, const char *base,
+                         const char *alias);
+
+#endif

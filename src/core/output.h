@@ -1,0 +1,24 @@
+#ifndef LOCKSTEP_CORE_OUTPUT_H
+#define LOCKSTEP_CORE_OUTPUT_H
+
+#include "core/collector.h"
+#include "lockstep/lockstep.h"
+
+/* pooling_and_output.md §2 */
+int ls_pool(LsCollector *fc, const char *name, enum VmafPoolingMethod method, unsigned n_subsample,
+            unsigned index_low, unsigned index_high, double *score);
+
+typedef struct LsOutputInfo {
+    LsCollector *fc;
+    unsigned pic_cnt;
+    unsigned n_subsample;
+    unsigned width, height;
+    const char *score_format;   /* NULL: libvmaf's %.6f / %.16f rule */
+} LsOutputInfo;
+
+/* The name a feature is shown under in reports (libvmaf's alias map). */
+const char *ls_output_alias(const char *name);
+
+int ls_write_output(const LsOutputInfo *info, const char *path, enum VmafOutputFormat fmt);
+
+#endif

@@ -1,0 +1,170 @@
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/picture_ref.h"
+
+struct VmafRef {
+    atomic_int count;
+    void *mem;
+    LsPicturePool *pool;     /* returned here when the count reaches 0 */
+    VmafPicture pic;         /* pool pictures: the picture as handed out */
+};
+
+struct LsPicturePool {
+    pthread_mutex_t lock;
+    pthread_cond_t freed;
+    VmafRef **free_list;
+    VmafRef *refs;
+    unsigned n_free, count;
+};
+
+static int layout(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bpc, unsigned w,
+                  unsigned h, size_t *total)
+{
+    if (fmt < VMAF_PIX_FMT_YUV420P || fmt > VMAF_PIX_FMT_YUV400P || bpc < 8 || bpc > 16 || !w ||
+        !h || w > 65536 || h > 65536)
+        return -EINVAL;
+    memset(pic, 0, sizeof(*pic));
+    pic->pix_fmt = fmt;
+    pic->bpc = bpc;
+    const unsigned ss_x = fmt == VMAF_PIX_FMT_YUV420P || fmt == VMAF_PIX_FMT_YUV422P;
+    const unsigned ss_y = fmt == VMAF_PIX_FMT_YUV420P;
+    const unsigned n_planes = fmt == VMAF_PIX_FMT_YUV400P ? 1 : 3;
+    const size_t bytes = bpc > 8 ? 2 : 1;
+    *total = 0;
+    for (unsigned p = 0; p < n_planes; p++) {
+        pic->w[p] = p ? (w + ss_x) >> ss_x : w;
+        pic->h[p] = p ? (h + ss_y) >> ss_y : h;
+        /* rows padded to 32 samples (libvmaf's layout); keeps SIMD row loads aligned */
+        pic->stride[p] = (ptrdiff_t)(((pic->w[p] + 31u) & ~31u) * bytes);
+        *total += (size_t)pic->stride[p] * pic->h[p];
+    }
+    return 0;
+}
+
+static int alloc_into(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bpc, unsigned w,
+                      unsigned h, VmafRef *ref)
+{
+    size_t total;
+    const int err = layout(pic, fmt, bpc, w, h, &total);
+    if (err)
+        return err;
+    /* 64 bytes of slack past the end: SIMD kernels may over-read the last row's padding */
+    uint8_t *mem = aligned_alloc(64, (total + 64 + 63) & ~(size_t)63);
+    if (!mem)
+        return -ENOMEM;
+    memset(mem, 0, total + 64);
+    uint8_t *p = mem;
+    for (unsigned i = 0; i < 3 && pic->w[i]; i++) {
+        pic->data[i] = p;
+        p += (size_t)pic->stride[i] * pic->h[i];
+    }
+    ref->mem = mem;
+    atomic_init(&ref->count, 1);
+    pic->ref = ref;
+    return 0;
+}
+
+int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned bpc, unsigned w,
+                       unsigned h)
+{
+    if (!pic)
+        return -EINVAL;
+    VmafRef *ref = calloc(1, sizeof(*ref));
+    if (!ref)
+        return -ENOMEM;
+    const int err = alloc_into(pic, pix_fmt, bpc, w, h, ref);
+    if (err)
+        free(ref);
+    return err;
+}
+
+void ls_picture_ref(VmafPicture *dst, const VmafPicture *src)
+{
+    *dst = *src;
+    atomic_fetch_add(&src->ref->count, 1);
+}
+
+int vmaf_picture_unref(VmafPicture *pic)
+{
+    if (!pic || !pic->ref)
+        return -EINVAL;
+    VmafRef *ref = pic->ref;
+    if (atomic_fetch_sub(&ref->count, 1) == 1) {
+        LsPicturePool *pool = ref->pool;
+        if (pool) {
+            pthread_mutex_lock(&pool->lock);
+            pool->free_list[pool->n_free++] = ref;
+            pthread_cond_signal(&pool->freed);
+            pthread_mutex_unlock(&pool->lock);
+        } else {
+            free(ref->mem);
+            free(ref);
+        }
+    }
+    memset(pic, 0, sizeof(*pic));
+    return 0;
+}
+
+int ls_picture_pool_create(LsPicturePool **out, enum VmafPixelFormat fmt, unsigned bpc,
+                           unsigned w, unsigned h, unsigned count)
+{
+    if (!count)
+        return -EINVAL;
+    LsPicturePool *pool = calloc(1, sizeof(*pool));
+    if (!pool)
+        return -ENOMEM;
+    pool->refs = calloc(count, sizeof(*pool->refs));
+    pool->free_list = calloc(count, sizeof(*pool->free_list));
+    if (!pool->refs || !pool->free_list) {
+        free(pool->refs);
+        free(pool->free_list);
+        free(pool);
+        return -ENOMEM;
+    }
+    pthread_mutex_init(&pool->lock, NULL);
+    pthread_cond_init(&pool->freed, NULL);
+    for (unsigned i = 0; i < count; i++) {
+        VmafRef *ref = &pool->refs[i];
+        const int err = alloc_into(&ref->pic, fmt, bpc, w, h, ref);
+        if (err) {
+            pool->count = i;
+            ls_picture_pool_destroy(pool);
+            return err;
+        }
+        ref->pool = pool;
+        pool->free_list[pool->n_free++] = ref;
+        pool->count = i + 1;
+    }
+    *out = pool;
+    return 0;
+}
+
+int ls_picture_pool_fetch(LsPicturePool *pool, VmafPicture *pic)
+{
+    pthread_mutex_lock(&pool->lock);
+    while (!pool->n_free)
+        pthread_cond_wait(&pool->freed, &pool->lock);
+    VmafRef *ref = pool->free_list[--pool->n_free];
+    pthread_mutex_unlock(&pool->lock);
+    atomic_store(&ref->count, 1);
+    *pic = ref->pic;
+    return 0;
+}
+
+void ls_picture_pool_destroy(LsPicturePool *pool)
+{
+    if (!pool)
+        return;
+    for (unsigned i = 0; i < pool->count; i++)
+        free(pool->refs[i].mem);
+    pthread_mutex_destroy(&pool->lock);
+    pthread_cond_destroy(&pool->freed);
+    free(pool->refs);
+    free(pool->free_list);
+    free(pool);
+}

@@ -1,0 +1,15 @@
+#ifndef LOCKSTEP_CORE_PICTURE_REF_H
+#define LOCKSTEP_CORE_PICTURE_REF_H
+
+#include "lockstep/picture.h"
+
+/* Takes another reference: dst becomes a copy of src sharing its memory. */
+void ls_picture_ref(VmafPicture *dst, const VmafPicture *src);
+
+typedef struct LsPicturePool LsPicturePool;
+int ls_picture_pool_create(LsPicturePool **pool, enum VmafPixelFormat fmt, unsigned bpc,
+                           unsigned w, unsigned h, unsigned count);
+int ls_picture_pool_fetch(LsPicturePool *pool, VmafPicture *pic); /* blocks until one is free */
+void ls_picture_pool_destroy(LsPicturePool *pool);
+
+#endif

@@ -1,0 +1,286 @@
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_parse.h"
+
+static const char usage_text[] =
+    "Usage: %s [options]\n"
+    "\n"
+    "Inputs (Y4M is detected from its signature; raw YUV needs -w -h -p -b):\n"
+    "  -r, --reference PATH      reference video (.y4m or raw .yuv, - for stdin)\n"
+    "  -d, --distorted PATH      distorted video\n"
+    "  -w, --width N             raw YUV: luma width\n"
+    "  -h, --height N            raw YUV: luma height\n"
+    "  -p, --pixel_format F      raw YUV: 420, 422, 444 or 400\n"
+    "  -b, --bitdepth N          raw YUV: 8..16\n"
+    "Features:\n"
+    "  --feature NAME[=opt=val[:opt=val...]]   add a feature extractor (repeatable, max 32)\n"
+    "                            extractors: psnr, float_psnr, psnr_hvs, float_ssim, ssim,\n"
+    "                            float_motion, motion (whichever this build has)\n"
+    "  -n, --no_prediction       extract features only (the default until VMAF models land)\n"
+    "Output:\n"
+    "  -o, --output PATH         write the report here\n"
+    "  --xml | --json | --csv | --sub   report format (default XML; the last one wins)\n"
+    "  --precision N|max|full|legacy    score format: %%.Ng, %%.17g, or %%.6f\n"
+    "Frames:\n"
+    "  --frame_cnt N             score at most N frame pairs\n"
+    "  --frame_skip_ref N        skip the first N reference frames\n"
+    "  --frame_skip_dist N       skip the first N distorted frames\n"
+    "  --subsample N             score every N-th frame only\n"
+    "Execution:\n"
+    "  --threads N               worker threads (scores are identical for any N)\n"
+    "  -c, --cpumask N           disable SIMD levels (bit 3: AVX2; 255: plain C everywhere)\n"
+    "  --gpumask N               non-zero: no GPU\n"
+    "  --backend B               auto, cpu, cuda or opencl (default cpu)\n"
+    "  --gpu N                   device index for the GPU backend (default 0)\n"
+    "  --parity B                score on the CPU and on backend B, print per feature the\n"
+    "                            largest difference and the frames that are not bit-identical\n"
+    "  -q, --quiet               no progress meter\n"
+    "  -v, --version             print the version and exit\n"
+    "  --list-extractors         print the extractors built in, with their backend\n"
+    "  --help                    this text\n";
+
+static const char *argv0 = "lockstep";
+
+static void usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n\n");
+    fprintf(stderr, usage_text, argv0);
+    exit(1);
+}
+
+static unsigned parse_unsigned(const char *arg, const char *what)
+{
+    char *end;
+    errno = 0;
+    const unsigned long v = strtoul(arg, &end, 10);
+    if (!*arg || *end || errno || v > UINT_MAX || arg[0] == '-') {
+        char msg[256];
+        snprintf(msg, sizeof(msg), "Invalid value \"%%s\" for %s: expected a non-negative integer",
+                 what);
+        usage_error(msg, arg);
+    }
+    return (unsigned)v;
+}
+
+static enum LockstepBackend parse_backend(const char *arg)
+{
+    if (!strcmp(arg, "auto")) return LOCKSTEP_BACKEND_AUTO;
+    if (!strcmp(arg, "cpu")) return LOCKSTEP_BACKEND_CPU;
+    if (!strcmp(arg, "cuda")) return LOCKSTEP_BACKEND_CUDA;
+    if (!strcmp(arg, "opencl")) return LOCKSTEP_BACKEND_OPENCL;
+    usage_error("Unknown --backend value '%s' (expected: auto|cpu|cuda|opencl)", arg);
+    return LOCKSTEP_BACKEND_CPU;
+}
+
+/* Splits NAME=key=val:key=val. Returns the bad item on a syntax error, NULL when fine. */
+static const char *split_feature(const char *arg, char *name, size_t name_len,
+                                 VmafFeatureDictionary **dict, char *bad, size_t bad_len)
+{
+    char buf[1025];
+    snprintf(buf, sizeof(buf), "%s", arg); /* libvmaf considers the first 1024 characters */
+    char *opts = strchr(buf, '=');
+    if (opts)
+        *opts++ = 0;
+    const size_t len = strlen(buf) < name_len ? strlen(buf) : name_len - 1;
+    memcpy(name, buf, len);
+    name[len] = 0;
+    while (opts && *opts) {
+        char *item = opts;
+        opts = strchr(opts, ':');
+        if (opts)
+            *opts++ = 0;
+        char *val = strchr(item, '=');
+        if (!val || val == item) {
+            snprintf(bad, bad_len, "%s", item);
+            return bad;
+        }
+        *val++ = 0;
+        char *third = strchr(val, '=');
+        if (third)
+            *third = 0;
+        if (dict && vmaf_feature_dictionary_set(dict, item, val)) {
+            snprintf(bad, bad_len, "%s (out of memory)", item);
+            return bad;
+        }
+    }
+    return NULL;
+}
+
+int cli_feature_options(const CliFeature *f, VmafFeatureDictionary **dict)
+{
+    char name[128], bad[1025];
+    *dict = NULL;
+    if (split_feature(f->arg, name, sizeof(name), dict, bad, sizeof(bad))) {
+        vmaf_feature_dictionary_free(dict);
+        return -1;
+    }
+    return 0;
+}
+
+static void parse_feature(CliSettings *s, const char *arg)
+{
+    if (s->n_features == CLI_MAX_FEATURES)
+        usage_error("A maximum of %s feature extractors are supported", "32");
+    CliFeature *f = &s->feature[s->n_features];
+    char bad[1025];
+    f->arg = arg;
+    if (split_feature(arg, f->name, sizeof(f->name), NULL, bad, sizeof(bad))) {
+        fprintf(stderr, "Problem parsing feature \"%s\", bad option string \"%s\".\n\n",
+                f->name, bad);
+        fprintf(stderr, usage_text, argv0);
+        exit(1);
+    }
+    if (!f->name[0])
+        usage_error("Problem parsing feature \"%s\": empty extractor name.", arg);
+    s->n_features++;
+}
+
+static void parse_precision(CliSettings *s, const char *arg)
+{
+    static char fmt[8];
+    if (!strcmp(arg, "max") || !strcmp(arg, "full")) {
+        s->score_format = "%.17g";
+        return;
+    }
+    if (!strcmp(arg, "legacy")) {
+        s->score_format = "%.6f";
+        return;
+    }
+    char *end;
+    const long n = strtol(arg, &end, 10);
+    if (!*arg || *end || n < 1 || n > 17) {
+        fprintf(stderr,
+                "%s: --precision must be an integer 1..17, or one of: max, full, legacy (got: %s)\n",
+                argv0, arg);
+        exit(1);
+    }
+    snprintf(fmt, sizeof(fmt), "%%.%ldg", n);
+    s->score_format = fmt;
+}
+
+enum {
+    OPT_FEATURE = 256, OPT_XML, OPT_JSON, OPT_CSV, OPT_SUB, OPT_PRECISION, OPT_THREADS,
+    OPT_FRAME_CNT, OPT_SKIP_REF, OPT_SKIP_DIST, OPT_SUBSAMPLE, OPT_GPUMASK, OPT_BACKEND, OPT_GPU,
+    OPT_PARITY, OPT_HELP, OPT_LIST,
+};
+
+static const struct option long_opts[] = {
+    { "reference", required_argument, NULL, 'r' },
+    { "distorted", required_argument, NULL, 'd' },
+    { "width", required_argument, NULL, 'w' },
+    { "height", required_argument, NULL, 'h' },
+    { "pixel_format", required_argument, NULL, 'p' },
+    { "bitdepth", required_argument, NULL, 'b' },
+    { "model", required_argument, NULL, 'm' },
+    { "output", required_argument, NULL, 'o' },
+    { "no_prediction", no_argument, NULL, 'n' },
+    { "quiet", no_argument, NULL, 'q' },
+    { "version", no_argument, NULL, 'v' },
+    { "cpumask", required_argument, NULL, 'c' },
+    { "feature", required_argument, NULL, OPT_FEATURE },
+    { "xml", no_argument, NULL, OPT_XML },
+    { "json", no_argument, NULL, OPT_JSON },
+    { "csv", no_argument, NULL, OPT_CSV },
+    { "sub", no_argument, NULL, OPT_SUB },
+    { "precision", required_argument, NULL, OPT_PRECISION },
+    { "threads", required_argument, NULL, OPT_THREADS },
+    { "frame_cnt", required_argument, NULL, OPT_FRAME_CNT },
+    { "frame_skip_ref", required_argument, NULL, OPT_SKIP_REF },
+    { "frame_skip_dist", required_argument, NULL, OPT_SKIP_DIST },
+    { "subsample", required_argument, NULL, OPT_SUBSAMPLE },
+    { "gpumask", required_argument, NULL, OPT_GPUMASK },
+    { "backend", required_argument, NULL, OPT_BACKEND },
+    { "gpu", required_argument, NULL, OPT_GPU },
+    { "parity", required_argument, NULL, OPT_PARITY },
+    { "help", no_argument, NULL, OPT_HELP },
+    { "list-extractors", no_argument, NULL, OPT_LIST },
+    { NULL, 0, NULL, 0 },
+};
+
+void cli_parse(int argc, char **argv, CliSettings *s)
+{
+    memset(s, 0, sizeof(*s));
+    argv0 = argv[0];
+    s->fmt = VMAF_OUTPUT_FORMAT_XML;
+    s->backend = LOCKSTEP_BACKEND_CPU;
+    s->no_prediction = true;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":r:d:w:h:p:b:m:o:nqvc:", long_opts, NULL)) != -1) {
+        switch (c) {
+        case 'r': s->ref_path = optarg; break;
+        case 'd': s->dist_path = optarg; break;
+        case 'w': s->raw.w = parse_unsigned(optarg, "--width/-w"); s->raw_given = true; break;
+        case 'h': s->raw.h = parse_unsigned(optarg, "--height/-h"); s->raw_given = true; break;
+        case 'p':
+            s->raw_given = true;
+            if (!strcmp(optarg, "420")) s->raw.fmt = VMAF_PIX_FMT_YUV420P;
+            else if (!strcmp(optarg, "422")) s->raw.fmt = VMAF_PIX_FMT_YUV422P;
+            else if (!strcmp(optarg, "444")) s->raw.fmt = VMAF_PIX_FMT_YUV444P;
+            else if (!strcmp(optarg, "400")) s->raw.fmt = VMAF_PIX_FMT_YUV400P;
+            else usage_error("Invalid argument \"%s\" for --pixel_format/-p: should be a valid pixel format (420/422/444/400)", optarg);
+            break;
+        case 'b':
+            s->raw_given = true;
+            s->raw.bpc = parse_unsigned(optarg, "--bitdepth/-b");
+            if (s->raw.bpc < 8 || s->raw.bpc > 16)
+                usage_error("Invalid argument \"%s\" for --bitdepth/-b: should be a valid bitdepth (8..16)", optarg);
+            break;
+        case 'm':
+            usage_error("VMAF models are not supported by this version of lockstep (-m %s): "
+                        "score features with --feature and -n", optarg);
+            break;
+        case 'o': s->output_path = optarg; break;
+        case 'n': s->no_prediction = true; break;
+        case 'q': s->quiet = true; break;
+        case 'v': fprintf(stderr, "%s\n", vmaf_version()); exit(0);
+        case 'c': s->cpumask = parse_unsigned(optarg, "--cpumask"); break;
+        case OPT_FEATURE: parse_feature(s, optarg); break;
+        case OPT_XML: s->fmt = VMAF_OUTPUT_FORMAT_XML; break;
+        case OPT_JSON: s->fmt = VMAF_OUTPUT_FORMAT_JSON; break;
+        case OPT_CSV: s->fmt = VMAF_OUTPUT_FORMAT_CSV; break;
+        case OPT_SUB: s->fmt = VMAF_OUTPUT_FORMAT_SUB; break;
+        case OPT_PRECISION: parse_precision(s, optarg); break;
+        case OPT_THREADS: s->threads = parse_unsigned(optarg, "--threads"); break;
+        case OPT_FRAME_CNT: s->frame_cnt = parse_unsigned(optarg, "--frame_cnt"); break;
+        case OPT_SKIP_REF: s->skip_ref = parse_unsigned(optarg, "--frame_skip_ref"); break;
+        case OPT_SKIP_DIST: s->skip_dist = parse_unsigned(optarg, "--frame_skip_dist"); break;
+        case OPT_SUBSAMPLE: s->subsample = parse_unsigned(optarg, "--subsample"); break;
+        case OPT_GPUMASK: s->gpumask = parse_unsigned(optarg, "--gpumask"); break;
+        case OPT_BACKEND: s->backend = parse_backend(optarg); break;
+        case OPT_GPU: s->gpu = (int)parse_unsigned(optarg, "--gpu"); break;
+        case OPT_PARITY:
+            s->parity = true;
+            s->parity_backend = parse_backend(optarg);
+            break;
+        case OPT_HELP: printf(usage_text, argv0); exit(0);
+        case OPT_LIST: {
+            enum LockstepBackend b;
+            const char *name;
+            for (unsigned i = 0; (name = lockstep_extractor_name(i, &b)); i++)
+                printf("%s %s\n", name, lockstep_backend_name(b));
+            exit(0);
+        }
+        case ':': usage_error("Option %s needs a value", argv[optind - 1]); break;
+        default: usage_error("Unknown option: %s", argv[optind - 1]); break;
+        }
+    }
+    if (optind < argc)
+        usage_error("Unexpected argument: %s", argv[optind]);
+    if (!s->ref_path)
+        usage_error("%s", "Reference .y4m or .yuv (-r/--reference) is required");
+    if (!s->dist_path)
+        usage_error("%s", "Distorted .y4m or .yuv (-d/--distorted) is required");
+    if (s->raw_given && (!s->raw.w || !s->raw.h || !s->raw.bpc || !s->raw.fmt))
+        usage_error("%s", "Raw YUV input needs all of --width/-w --height/-h --pixel_format/-p "
+                          "--bitdepth/-b (each non-zero)");
+    if (!s->n_features)
+        usage_error("%s", "No feature requested: add --feature NAME (e.g. --feature psnr)");
+}
+

@@ -1,0 +1,258 @@
+/* lockstep: the command-line tool, a thin client of the public API (vmaf tool flags). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli_parse.h"
+#include "input/input.h"
+#include "lockstep/lockstep.h"
+
+#define EXIT_RUNTIME 255
+
+static const char *fmt_name(enum VmafPixelFormat f)
+{
+    switch (f) {
+    case VMAF_PIX_FMT_YUV420P: return "420";
+    case VMAF_PIX_FMT_YUV422P: return "422";
+    case VMAF_PIX_FMT_YUV444P: return "444";
+    case VMAF_PIX_FMT_YUV400P: return "400";
+    default: return "unknown";
+    }
+}
+
+static int check_compatible(const LsVideoInfo *r, const LsVideoInfo *d)
+{
+    int problems = 0;
+    if (r->w != d->w || r->h != d->h) {
+        fprintf(stderr, "dimensions do not match: %ux%u, %ux%u\n", r->w, r->h, d->w, d->h);
+        problems++;
+    }
+    if (r->fmt != d->fmt) {
+        fprintf(stderr, "pixel formats do not match: %s, %s\n", fmt_name(r->fmt), fmt_name(d->fmt));
+        problems++;
+    }
+    if (r->bpc != d->bpc) {
+        fprintf(stderr, "bitdepths do not match: %u, %u\n", r->bpc, d->bpc);
+        problems++;
+    }
+    if (problems)
+        fprintf(stderr, "videos are incompatible, %d problem%s.\n", problems, problems > 1 ? "s" : "");
+    return problems;
+}
+
+static VmafContext *make_context(const CliSettings *s, enum LockstepBackend backend)
+{
+    VmafConfiguration cfg = {
+        .log_level = VMAF_LOG_LEVEL_WARNING,
+        .n_threads = s->threads,
+        .n_subsample = s->subsample,
+        .cpumask = s->cpumask,
+        .gpumask = s->gpumask,
+    };
+    VmafContext *ctx;
+    if (vmaf_init(&ctx, cfg)) {
+        fprintf(stderr, "problem initializing lockstep context\n");
+        return NULL;
+    }
+    if (backend != LOCKSTEP_BACKEND_CPU && lockstep_use_backend(ctx, backend, s->gpu)) {
+        fprintf(stderr, "%s\n", lockstep_last_error());
+        vmaf_close(ctx);
+        return NULL;
+    }
+    for (unsigned i = 0; i < s->n_features; i++) {
+        VmafFeatureDictionary *d;
+        cli_feature_options(&s->feature[i], &d);
+        if (vmaf_use_feature(ctx, s->feature[i].name, d)) {
+            fprintf(stderr, "problem loading feature extractor: %s: %s\n", s->feature[i].name,
+                    lockstep_last_error());
+            vmaf_feature_dictionary_free(&d); /* ours only when the name was unknown; NULL otherwise */
+            vmaf_close(ctx);
+            return NULL;
+        }
+    }
+    return ctx;
+}
+
+static int skip_frames(LsInput *in, unsigned n, const char *path)
+{
+    char err[512];
+    for (unsigned i = 0; i < n; i++) {
+        const int r = ls_input_skip(in, err, sizeof(err));
+        if (r < 0) {
+            fprintf(stderr, "%s\n", err);
+            return -1;
+        }
+        if (r == 0) {
+            fprintf(stderr, "%s: ended while skipping frames (%u of %u skipped)\n", path, i, n);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void copy_picture(VmafPicture *dst, const VmafPicture *src)
+{
+    for (unsigned p = 0; p < 3 && src->data[p]; p++)
+        memcpy(dst->data[p], src->data[p], (size_t)src->stride[p] * src->h[p]);
+}
+
+/* Parity: every feature of the CPU run against the same feature of the GPU run. */
+static int report_parity(VmafContext *cpu, VmafContext *gpu, unsigned n_frames, const char *name)
+{
+    int bad_total = 0;
+    printf("parity cpu vs %s over %u frames:\n", name, n_frames);
+    printf("  %-28s %-14s %s\n", "feature", "max |diff|", "frames not bit-identical");
+    for (unsigned f = 0; f < lockstep_feature_count(cpu); f++) {
+        const char *feature = lockstep_feature_name(cpu, f);
+        double max_diff = 0;
+        unsigned differ = 0;
+        for (unsigned i = 0; i < n_frames; i++) {
+            double a, b;
+            const int ea = vmaf_feature_score_at_index(cpu, feature, &a, i);
+            const int eb = vmaf_feature_score_at_index(gpu, feature, &b, i);
+            if (ea && eb)
+                continue;
+            if (ea != eb || memcmp(&a, &b, sizeof(a))) {
+                differ++;
+                const double d = (ea || eb) ? INFINITY : fabs(a - b);
+                if (d > max_diff || isnan(d))
+                    max_diff = d;
+            }
+        }
+        printf("  %-28s %-14.6g %u\n", feature, max_diff, differ);
+        bad_total += differ;
+    }
+    printf("%s\n", bad_total ? "PARITY FAILED" : "parity: bit-identical");
+    return bad_total ? 3 : 0;
+}
+
+static void progress(unsigned count, struct timespec t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    const double secs = (double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) * 1e-9;
+    fprintf(stderr, "\r%u frame%s %.2f FPS\033[K", count, count > 1 ? "s" : " ",
+            secs > 0 ? count / secs : 0.0);
+    fflush(stderr);
+}
+
+int main(int argc, char **argv)
+{
+    CliSettings s;
+    cli_parse(argc, argv, &s);
+    const int tty = isatty(2) && !s.quiet;
+    int ret = EXIT_RUNTIME;
+    char err[512];
+    LsInput *ref_in = NULL, *dist_in = NULL;
+    VmafContext *ctx = NULL, *twin = NULL;
+    const LsRawParams *raw = s.raw_given ? &s.raw : NULL;
+
+    if (ls_input_open(&ref_in, s.ref_path, raw, err, sizeof(err))) {
+        fprintf(stderr, "%s\n", err);
+        goto out;
+    }
+    if (ls_input_open(&dist_in, s.dist_path, raw, err, sizeof(err))) {
+        fprintf(stderr, "%s\n", err);
+        goto out;
+    }
+    const LsVideoInfo *ri = ls_input_info(ref_in), *di = ls_input_info(dist_in);
+    if (check_compatible(ri, di))
+        goto out;
+
+    ctx = make_context(&s, s.parity ? LOCKSTEP_BACKEND_CPU : s.backend);
+    if (!ctx)
+        goto out;
+    if (s.parity && !(twin = make_context(&s, s.parity_backend)))
+        goto out;
+    VmafPictureConfiguration pcfg = {
+        .pic_params = { .w = ri->w, .h = ri->h, .bpc = ri->bpc, .pix_fmt = ri->fmt },
+        .pic_cnt = s.threads ? (s.threads + 1) * 2 + 1 : 4,
+    };
+    if (vmaf_preallocate_pictures(ctx, pcfg)) {
+        fprintf(stderr, "problem with picture pool\n");
+        goto out;
+    }
+    if (skip_frames(ref_in, s.skip_ref, s.ref_path) || skip_frames(dist_in, s.skip_dist, s.dist_path))
+        goto out;
+
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    unsigned n = 0;
+    for (;; n++) {
+        if (s.frame_cnt && n >= s.frame_cnt)
+            break;
+        VmafPicture ref, dist;
+        vmaf_fetch_preallocated_picture(ctx, &ref);
+        vmaf_fetch_preallocated_picture(ctx, &dist);
+        const int rr = ls_input_read(ref_in, &ref, err, sizeof(err));
+        if (rr < 0)
+            fprintf(stderr, "%s\n", err);
+        const int rd = rr < 0 ? 0 : ls_input_read(dist_in, &dist, err, sizeof(err));
+        if (rd < 0)
+            fprintf(stderr, "%s\n", err);
+        if (rr <= 0 || rd <= 0) {
+            vmaf_picture_unref(&ref);
+            vmaf_picture_unref(&dist);
+            if (rr < 0 || rd < 0)
+                goto out;
+            if (rr != rd) {
+                fprintf(stderr, "\"%s\" ended before \"%s\" (after %u frames): the inputs must have "
+                                "the same number of frames (see --frame_cnt)\n",
+                        rr ? s.dist_path : s.ref_path, rr ? s.ref_path : s.dist_path, n);
+                goto out;
+            }
+            break;
+        }
+        if (tty)
+            progress(n + 1, t0);
+        if (twin) {
+            VmafPicture ref2, dist2;
+            if (vmaf_picture_alloc(&ref2, ri->fmt, ri->bpc, ri->w, ri->h) ||
+                vmaf_picture_alloc(&dist2, ri->fmt, ri->bpc, ri->w, ri->h)) {
+                fprintf(stderr, "out of memory\n");
+                goto out;
+            }
+            copy_picture(&ref2, &ref);
+            copy_picture(&dist2, &dist);
+            if (vmaf_read_pictures(twin, &ref2, &dist2, n)) {
+                fprintf(stderr, "problem reading pictures: %s\n", lockstep_last_error());
+                vmaf_picture_unref(&ref2);
+                vmaf_picture_unref(&dist2);
+                vmaf_picture_unref(&ref);
+                vmaf_picture_unref(&dist);
+                goto out;
+            }
+        }
+        if (vmaf_read_pictures(ctx, &ref, &dist, n)) {
+            fprintf(stderr, "%sproblem reading pictures: %s\n", tty ? "\n" : "", lockstep_last_error());
+            vmaf_picture_unref(&ref);
+            vmaf_picture_unref(&dist);
+            goto out;
+        }
+    }
+    if (tty)
+        fprintf(stderr, "\n");
+    if (!n) {
+        fprintf(stderr, "no frames to score in \"%s\"\n", s.ref_path);
+        goto out;
+    }
+    if (vmaf_read_pictures(ctx, NULL, NULL, 0) || (twin && vmaf_read_pictures(twin, NULL, NULL, 0))) {
+        fprintf(stderr, "problem flushing context: %s\n", lockstep_last_error());
+        goto out;
+    }
+    if (s.output_path &&
+        vmaf_write_output_with_format(ctx, s.output_path, s.fmt, s.score_format)) {
+        fprintf(stderr, "%s\n", lockstep_last_error());
+        goto out;
+    }
+    ret = twin ? report_parity(ctx, twin, n, lockstep_backend_name(s.parity_backend)) : 0;
+out:
+    vmaf_close(twin);
+    vmaf_close(ctx);
+    ls_input_close(ref_in);
+    ls_input_close(dist_in);
+    return ret;
+}
