@@ -46,11 +46,12 @@ static const char usage_text[] =
 
 static const char *argv0 = "lockstep";
 
+/* One line naming the problem; the full usage is one --help away. */
 static void usage_error(const char *fmt, const char *arg)
 {
+    fprintf(stderr, "%s: ", argv0);
     fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n\n");
-    fprintf(stderr, usage_text, argv0);
+    fprintf(stderr, " (see --help)\n");
     exit(1);
 }
 
@@ -131,9 +132,8 @@ static void parse_feature(CliSettings *s, const char *arg)
     char bad[1025];
     f->arg = arg;
     if (split_feature(arg, f->name, sizeof(f->name), NULL, bad, sizeof(bad))) {
-        fprintf(stderr, "Problem parsing feature \"%s\", bad option string \"%s\".\n\n",
-                f->name, bad);
-        fprintf(stderr, usage_text, argv0);
+        fprintf(stderr, "%s: Problem parsing feature \"%s\", bad option string \"%s\": expected "
+                        "NAME=option=value[:option=value...] (see --help)\n", argv0, f->name, bad);
         exit(1);
     }
     if (!f->name[0])

@@ -1,5 +1,6 @@
 /* lockstep: the command-line tool, a thin client of the public API (vmaf tool flags). */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,24 +24,35 @@ static const char *fmt_name(enum VmafPixelFormat f)
     }
 }
 
+/* One line for all the problems, in the vmaf tool's words. */
 static int check_compatible(const LsVideoInfo *r, const LsVideoInfo *d)
 {
+    char msg[512] = "";
+    size_t used = 0;
     int problems = 0;
-    if (r->w != d->w || r->h != d->h) {
-        fprintf(stderr, "dimensions do not match: %ux%u, %ux%u\n", r->w, r->h, d->w, d->h);
-        problems++;
-    }
-    if (r->fmt != d->fmt) {
-        fprintf(stderr, "pixel formats do not match: %s, %s\n", fmt_name(r->fmt), fmt_name(d->fmt));
-        problems++;
-    }
-    if (r->bpc != d->bpc) {
-        fprintf(stderr, "bitdepths do not match: %u, %u\n", r->bpc, d->bpc);
-        problems++;
-    }
+    if (r->w != d->w || r->h != d->h)
+        used += (size_t)snprintf(msg + used, sizeof(msg) - used, "; dimensions do not match: %ux%u, %ux%u",
+                                 r->w, r->h, d->w, d->h), problems++;
+    if (r->fmt != d->fmt && used < sizeof(msg))
+        used += (size_t)snprintf(msg + used, sizeof(msg) - used, "; pixel formats do not match: %s, %s",
+                                 fmt_name(r->fmt), fmt_name(d->fmt)), problems++;
+    if (r->bpc != d->bpc && used < sizeof(msg))
+        used += (size_t)snprintf(msg + used, sizeof(msg) - used, "; bitdepths do not match: %u, %u",
+                                 r->bpc, d->bpc), problems++;
     if (problems)
-        fprintf(stderr, "videos are incompatible, %d problem%s.\n", problems, problems > 1 ? "s" : "");
+        fprintf(stderr, "videos are incompatible, %d problem%s%s\n", problems, problems > 1 ? "s" : "",
+                msg);
     return problems;
+}
+
+static bool extractor_known(const char *name)
+{
+    enum LockstepBackend b;
+    const char *n;
+    for (unsigned i = 0; (n = lockstep_extractor_name(i, &b)); i++)
+        if (b == LOCKSTEP_BACKEND_CPU && !strcmp(n, name))
+            return true;
+    return false;
 }
 
 static VmafContext *make_context(const CliSettings *s, enum LockstepBackend backend)
@@ -63,12 +75,23 @@ static VmafContext *make_context(const CliSettings *s, enum LockstepBackend back
         return NULL;
     }
     for (unsigned i = 0; i < s->n_features; i++) {
+        if (!extractor_known(s->feature[i].name)) {
+            char list[512] = "";
+            enum LockstepBackend b;
+            const char *n;
+            for (unsigned k = 0; (n = lockstep_extractor_name(k, &b)); k++)
+                if (b == LOCKSTEP_BACKEND_CPU && strlen(list) + strlen(n) + 3 < sizeof(list))
+                    strcat(strcat(list, *list ? ", " : ""), n);
+            fprintf(stderr, "problem loading feature extractor: unknown extractor \"%s\" (built in: %s)\n",
+                    s->feature[i].name, list);
+            vmaf_close(ctx);
+            return NULL;
+        }
         VmafFeatureDictionary *d;
         cli_feature_options(&s->feature[i], &d);
+        /* the context consumes d whatever the outcome, the name being known */
         if (vmaf_use_feature(ctx, s->feature[i].name, d)) {
-            fprintf(stderr, "problem loading feature extractor: %s: %s\n", s->feature[i].name,
-                    lockstep_last_error());
-            vmaf_feature_dictionary_free(&d); /* ours only when the name was unknown; NULL otherwise */
+            fprintf(stderr, "problem loading feature extractor: %s\n", lockstep_last_error());
             vmaf_close(ctx);
             return NULL;
         }
