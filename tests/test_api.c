@@ -1,0 +1,98 @@
+/* The public API as a libvmaf program uses it: call sequence, ownership, refusals, geometry. */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "lockstep/lockstep.h"
+#include "test_util.h"
+
+static void fill(VmafPicture *p, unsigned seed)
+{
+    for (unsigned c = 0; c < 3 && p->data[c]; c++)
+        for (unsigned y = 0; y < p->h[c]; y++)
+            for (unsigned x = 0; x < p->w[c]; x++) {
+                const unsigned v = (x * 7 + y * 13 + c * 5 + seed * (x ^ y)) & 255;
+                ((uint8_t *)p->data[c])[y * p->stride[c] + x] = (uint8_t)v;
+            }
+}
+
+int main(void)
+{
+    /* picture geometry: ceil chroma, 32-sample row padding */
+    VmafPicture pic;
+    CHECK(vmaf_picture_alloc(&pic, VMAF_PIX_FMT_YUV420P, 10, 17, 13) == 0);
+    CHECK(pic.w[1] == 9 && pic.h[1] == 7 && pic.stride[0] == 64 && pic.stride[1] == 64);
+    CHECK(vmaf_picture_unref(&pic) == 0 && pic.ref == NULL && pic.data[0] == NULL);
+    CHECK(vmaf_picture_unref(&pic) == -EINVAL);
+    CHECK(vmaf_picture_alloc(&pic, VMAF_PIX_FMT_YUV400P, 8, 1, 1) == 0);
+    CHECK(pic.data[1] == NULL && pic.w[1] == 0);
+    vmaf_picture_unref(&pic);
+    CHECK(vmaf_picture_alloc(&pic, VMAF_PIX_FMT_YUV420P, 17, 16, 16) == -EINVAL);
+    CHECK(vmaf_picture_alloc(&pic, VMAF_PIX_FMT_UNKNOWN, 8, 16, 16) == -EINVAL);
+    CHECK(vmaf_picture_alloc(&pic, VMAF_PIX_FMT_YUV420P, 8, 0, 16) == -EINVAL);
+
+    /* dictionary normalisation (options.md §3.3) is visible through the refusal message */
+    VmafContext *vmaf;
+    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_NONE };
+    CHECK(vmaf_init(&vmaf, cfg) == 0);
+    VmafFeatureDictionary *d = NULL;
+    CHECK(vmaf_feature_dictionary_set(&d, "min_sse", "-1.50") == 0);
+    CHECK(vmaf_use_feature(vmaf, "psnr", d) == -EINVAL); /* consumed */
+    CHECK(strstr(lockstep_last_error(), "value \"-1.5\"") != NULL);
+    d = NULL;
+    CHECK(vmaf_feature_dictionary_set(&d, "enable_chroma", "true") == 0);
+    CHECK(vmaf_use_feature(vmaf, "nonexistent", d) == -EINVAL); /* still ours */
+    CHECK(vmaf_feature_dictionary_free(&d) == 0 && d == NULL);
+
+    d = NULL;
+    CHECK(vmaf_feature_dictionary_set(&d, "enable_mse", "true") == 0);
+    CHECK(vmaf_use_feature(vmaf, "psnr", d) == 0);
+    CHECK(vmaf_use_feature(vmaf, "psnr", NULL) == 0); /* same identity: dropped */
+    CHECK(vmaf_use_feature(vmaf, "float_psnr", NULL) == 0);
+
+    const unsigned w = 33, h = 17;
+    for (unsigned i = 0; i < 3; i++) {
+        VmafPicture ref, dis;
+        CHECK(vmaf_picture_alloc(&ref, VMAF_PIX_FMT_YUV420P, 8, w, h) == 0);
+        CHECK(vmaf_picture_alloc(&dis, VMAF_PIX_FMT_YUV420P, 8, w, h) == 0);
+        fill(&ref, 0);
+        fill(&dis, i);
+        CHECK(vmaf_read_pictures(vmaf, &ref, NULL, i) == -EINVAL);
+        CHECK(vmaf_read_pictures(vmaf, &ref, &dis, i) == 0);
+        CHECK(ref.ref == NULL && dis.ref == NULL); /* the context owns them now */
+    }
+    VmafPicture other, other2;
+    vmaf_picture_alloc(&other, VMAF_PIX_FMT_YUV420P, 8, w + 1, h);
+    vmaf_picture_alloc(&other2, VMAF_PIX_FMT_YUV420P, 8, w + 1, h);
+    CHECK(vmaf_read_pictures(vmaf, &other, &other2, 3) == -EINVAL); /* geometry fixed by the first */
+    vmaf_picture_unref(&other);
+    vmaf_picture_unref(&other2);
+    CHECK(vmaf_use_feature(vmaf, "float_psnr", NULL) == -EINVAL); /* too late */
+    CHECK(vmaf_read_pictures(vmaf, NULL, NULL, 0) == 0);
+    CHECK(vmaf_read_pictures(vmaf, NULL, NULL, 0) == -EINVAL);
+
+    double s, m;
+    CHECK(vmaf_feature_score_at_index(vmaf, "psnr_y", &s, 0) == 0 && s == 60.0); /* identical */
+    CHECK(vmaf_feature_score_at_index(vmaf, "mse_y", &m, 0) == 0 && m == 0.0);
+    CHECK(vmaf_feature_score_at_index(vmaf, "psnr_y", &s, 1) == 0 && s < 60.0);
+    CHECK(vmaf_feature_score_at_index(vmaf, "float_psnr", &s, 2) == 0 && s < 60.0);
+    CHECK(vmaf_feature_score_at_index(vmaf, "psnr_y", &s, 3) == -EINVAL);
+    CHECK(vmaf_feature_score_pooled(vmaf, "psnr_y", VMAF_POOL_METHOD_MAX, &s, 0, 2) == 0 && s == 60.0);
+    CHECK(vmaf_feature_score_pooled(vmaf, "psnr_y", VMAF_POOL_METHOD_UNKNOWN, &s, 0, 2) == -EINVAL);
+    CHECK(vmaf_feature_score_pooled(vmaf, "psnr_y", VMAF_POOL_METHOD_MIN, &s, 2, 1) == -EINVAL);
+    CHECK(lockstep_feature_count(vmaf) == 7); /* psnr_y mse_y psnr_cb mse_cb psnr_cr mse_cr float_psnr */
+    CHECK(!strcmp(lockstep_feature_name(vmaf, 1), "mse_y"));
+    CHECK(vmaf_close(vmaf) == 0);
+
+    /* a GPU backend that is not there is a stated refusal, not a silent CPU run */
+    CHECK(vmaf_init(&vmaf, cfg) == 0);
+    cfg.gpumask = 1;
+    VmafContext *masked;
+    CHECK(vmaf_init(&masked, cfg) == 0);
+    CHECK(lockstep_use_backend(masked, LOCKSTEP_BACKEND_CUDA, 0) == -ENODEV);
+    CHECK(lockstep_use_backend(masked, LOCKSTEP_BACKEND_AUTO, 0) == 0); /* auto falls to the CPU */
+    vmaf_close(masked);
+    vmaf_close(vmaf);
+    return test_summary();
+}
