@@ -241,7 +241,7 @@ int main(int argc, char **argv)
             copy_picture(&ref2, &ref);
             copy_picture(&dist2, &dist);
             if (vmaf_read_pictures(twin, &ref2, &dist2, n)) {
-                fprintf(stderr, "problem reading pictures: %s\n", lockstep_last_error());
+                fprintf(stderr, "%s\n", lockstep_last_error());
                 vmaf_picture_unref(&ref2);
                 vmaf_picture_unref(&dist2);
                 vmaf_picture_unref(&ref);
@@ -250,7 +250,7 @@ int main(int argc, char **argv)
             }
         }
         if (vmaf_read_pictures(ctx, &ref, &dist, n)) {
-            fprintf(stderr, "%sproblem reading pictures: %s\n", tty ? "\n" : "", lockstep_last_error());
+            fprintf(stderr, "%s%s\n", tty ? "\n" : "", lockstep_last_error());
             vmaf_picture_unref(&ref);
             vmaf_picture_unref(&dist);
             goto out;

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Times the lockstep CLI end to end (reading, scoring, writing) and prints ms/frame.
+
+ms/frame = (t(N) - t(2)) / (N - 2), with t the median wall time of --runs runs of the whole
+process on the first 2 and the first N frames: start-up, allocation and flush cancel out.
+Inputs: fixtures (--fixture p01) and generated pairs (--gen 1920x1080:420:8:22), made once with
+lockstep-gen into --work. Also prints the whole-process time of N frames.
+
+usage: bench.py --cli build/tools/lockstep --gen-tool build/tools/lockstep-gen --work /tmp/bench
+                [--fixture p01 --fixtures DIR] [--gen WxH:FMT:BITS:FRAMES ...]
+                [--feature psnr_hvs ...] [--threads 1 2] [--backend cpu cuda] [--runs 5]
+"""
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+
+def timed(cmd):
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    dt = time.perf_counter() - t0
+    if p.returncode:
+        raise SystemExit(f"failed: {' '.join(cmd)}\n{p.stderr}")
+    return dt
+
+
+def median_time(cmd, runs):
+    return statistics.median(timed(cmd) for _ in range(runs))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--gen-tool")
+    ap.add_argument("--work", default="/tmp/lockstep-bench")
+    ap.add_argument("--fixtures")
+    ap.add_argument("--fixture", action="append", default=[])
+    ap.add_argument("--gen", action="append", default=[])
+    ap.add_argument("--feature", action="append", default=[])
+    ap.add_argument("--threads", nargs="+", default=["1"])
+    ap.add_argument("--backend", nargs="+", default=["cpu"])
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--cpumask", default=None, help="also time with this --cpumask (e.g. 255: plain C)")
+    a = ap.parse_args()
+    os.makedirs(a.work, exist_ok=True)
+
+    inputs = []
+    for fx in a.fixture:
+        ref = os.path.join(a.fixtures, f"{fx}_ref.y4m")
+        n = sum(1 for _ in open(ref, "rb").read().split(b"FRAME")) - 1
+        inputs.append((fx, ref, os.path.join(a.fixtures, f"{fx}_dis.y4m"), n))
+    for g in a.gen:
+        size, fmt, bits, frames = g.split(":")
+        w, h = size.split("x")
+        ref = os.path.join(a.work, f"gen_{size}_{fmt}_{bits}_ref.y4m")
+        dis = os.path.join(a.work, f"gen_{size}_{fmt}_{bits}_dis.y4m")
+        if not os.path.exists(dis):
+            subprocess.run([a.gen_tool, "-w", w, "-h", h, "-p", fmt, "-b", bits, "-n", frames, ref, dis],
+                           check=True)
+        inputs.append((f"{size} {fmt} {bits}-bit", ref, dis, int(frames)))
+
+    print(f"# lockstep bench, {time.strftime('%Y-%m-%d %H:%M')}, {platform.node()}, "
+          f"{os.cpu_count()} CPUs, {platform.processor() or platform.machine()}")
+    print("| input | feature | backend | threads | cpumask | ms/frame | N frames, whole process (s) |")
+    print("|---|---|---|---|---|---|---|")
+    masks = [None] + ([a.cpumask] if a.cpumask else [])
+    for name, ref, dis, n in inputs:
+        for feature in a.feature:
+            for backend in a.backend:
+                for threads in a.threads:
+                    for mask in masks:
+                        cmd = [a.cli, "-r", ref, "-d", dis, "--feature", feature, "-q",
+                               "--backend", backend, "--threads", threads, "--json", "-o",
+                               os.path.join(a.work, "out.json")]
+                        if mask:
+                            cmd += ["--cpumask", mask]
+                        t2 = median_time(cmd + ["--frame_cnt", "2"], a.runs)
+                        tn = median_time(cmd + ["--frame_cnt", str(n)], a.runs)
+                        ms = (tn - t2) / (n - 2) * 1e3
+                        print(f"| {name} | {feature} | {backend} | {threads} | {mask or '-'} | "
+                              f"{ms:.2f} | {tn:.3f} ({n}) |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
