@@ -1,0 +1,535 @@
+/* Opening, format detection and frame reading for Y4M and raw YUV. One frame at a time in
+ * constant memory: plane rows are read straight into the picture with large freads. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "input/input_internal.h"
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(fmt_arg, first_arg) __attribute__((format(printf, fmt_arg, first_arg)))
+#else
+#define PRINTF_LIKE(fmt_arg, first_arg)
+#endif
+
+#define Y4M_MAGIC "YUV4MPEG"
+#define Y4M_MAGIC_LEN 8
+#define STREAM_BUFFER_BYTES (1u << 20)
+#define SKIP_CHUNK_BYTES (1u << 20)
+
+struct LsInput {
+    FILE *file;
+    int close_file;
+    char *name;
+    LsVideoInfo info;
+    LsFrameGeometry geo;
+    /* bytes consumed by format detection that belong to the stream (raw data) */
+    unsigned char head[Y4M_MAGIC_LEN];
+    size_t head_len, head_pos;
+    uint64_t frame_index;
+    int error;
+    char error_msg[512];
+    unsigned char *skip_buffer;
+};
+
+static size_t stream_read(LsInput *in, void *dst, size_t n)
+{
+    size_t got = 0;
+    if (in->head_pos < in->head_len) {
+        got = in->head_len - in->head_pos;
+        if (got > n)
+            got = n;
+        memcpy(dst, in->head + in->head_pos, got);
+        in->head_pos += got;
+    }
+    if (got < n)
+        got += fread((unsigned char *)dst + got, 1, n - got, in->file);
+    return got;
+}
+
+static int stream_getc(LsInput *in)
+{
+    if (in->head_pos < in->head_len)
+        return in->head[in->head_pos++];
+    return getc(in->file);
+}
+
+/* errno of a failed read, or 0 when the stream simply ended. */
+static int stream_error(LsInput *in)
+{
+    if (!ferror(in->file))
+        return 0;
+    return errno ? errno : EIO;
+}
+
+/* Reads a line up to '\n' (excluded) into buf, at most max bytes. Returns the length, -1 at end
+ * of file before a newline, -2 when the line is longer than max, -3 on a read error. */
+static long read_line(LsInput *in, char *buf, size_t max)
+{
+    size_t n = 0;
+    for (;;) {
+        const int c = stream_getc(in);
+        if (c == EOF)
+            return stream_error(in) ? -3 : -1;
+        if (c == '\n')
+            break;
+        if (n == max)
+            return -2;
+        buf[n++] = (char)c;
+    }
+    buf[n] = '\0';
+    return (long)n;
+}
+
+PRINTF_LIKE(5, 6)
+static int fail(char *err, size_t err_len, const char *name, int code, const char *fmt, ...)
+{
+    if (err && err_len) {
+        int n = snprintf(err, err_len, "%s: ", name);
+        if (n < 0)
+            n = 0;
+        if ((size_t)n < err_len) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(err + n, err_len - (size_t)n, fmt, ap);
+            va_end(ap);
+        }
+    }
+    return code;
+}
+
+/* A read error sticks: later reads return it again with the same message. */
+PRINTF_LIKE(5, 6)
+static int fail_stream(LsInput *in, char *err, size_t err_len, int code, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    in->error = code;
+    fail(in->error_msg, sizeof(in->error_msg), in->name, code, "%s", msg);
+    return fail(err, err_len, in->name, code, "%s", msg);
+}
+
+static void describe(const LsVideoInfo *info, char *buf, size_t len)
+{
+    const char *fmt = ls_pix_fmt_name(info->fmt);
+    snprintf(buf, len, "%ux%u %s %u-bit", info->w, info->h, fmt ? fmt : "?", info->bpc);
+}
+
+static int check_raw_params(const LsInput *in, const LsRawParams *raw, char *err, size_t err_len)
+{
+    char missing[32] = "";
+    if (!raw->w)
+        strcat(missing, " -w");
+    if (!raw->h)
+        strcat(missing, " -h");
+    if (raw->fmt == VMAF_PIX_FMT_UNKNOWN)
+        strcat(missing, " -p");
+    if (!raw->bpc)
+        strcat(missing, " -b");
+    if (!missing[0])
+        return 0;
+    if (!raw->w && !raw->h && raw->fmt == VMAF_PIX_FMT_UNKNOWN && !raw->bpc)
+        return fail(err, err_len, in->name, -EINVAL,
+                    "not a Y4M file (no YUV4MPEG2 signature) and no raw size given "
+                    "(-w -h -p -b)");
+    return fail(err, err_len, in->name, -EINVAL,
+                "not a Y4M file, and raw YUV needs -w -h -p -b (missing or zero:%s)", missing);
+}
+
+static int open_y4m(LsInput *in, const LsRawParams *raw, char *err, size_t err_len)
+{
+    char line[LS_Y4M_LINE_MAX + 1];
+    char why[256];
+    /* the magic is already consumed; the rest of the first line follows */
+    long len = read_line(in, line, sizeof(line) - 1 - Y4M_MAGIC_LEN);
+    if (len == -1)
+        return fail(err, err_len, in->name, -EINVAL,
+                    "Y4M header ends without a newline (truncated file)");
+    if (len == -2)
+        return fail(err, err_len, in->name, -EINVAL,
+                    "Y4M header line too long (no newline within %d bytes)", LS_Y4M_LINE_MAX);
+    if (len == -3) {
+        const int e = stream_error(in);
+        return fail(err, err_len, in->name, -e, "read error: %s", strerror(e));
+    }
+    if (len > 0 && line[len - 1] == '\r')
+        line[--len] = '\0';
+    if (line[0] != '2' || (line[1] != ' ' && line[1] != '\0')) {
+        char sig[16];
+        size_t n = Y4M_MAGIC_LEN;
+        memcpy(sig, Y4M_MAGIC, Y4M_MAGIC_LEN);
+        if (len > 0)
+            sig[n++] = (line[0] >= 0x21 && line[0] < 0x7f) ? line[0] : '?';
+        sig[n] = '\0';
+        return fail(err, err_len, in->name, -EINVAL,
+                    "corrupt Y4M signature \"%s\" (expected YUV4MPEG2)", sig);
+    }
+
+    in->info.y4m = true;
+    int ret = ls_y4m_parse_header(line + 1, (size_t)len - 1, &in->info, why, sizeof(why));
+    if (ret < 0)
+        return fail(err, err_len, in->name, ret, "%s", why);
+
+    if (raw && ((raw->w && raw->w != in->info.w) || (raw->h && raw->h != in->info.h) ||
+                (raw->fmt != VMAF_PIX_FMT_UNKNOWN && raw->fmt != in->info.fmt) ||
+                (raw->bpc && raw->bpc != in->info.bpc))) {
+        char header[64], given[96];
+        describe(&in->info, header, sizeof(header));
+        const char *fmt = ls_pix_fmt_name(raw->fmt);
+        snprintf(given, sizeof(given), "-w %u -h %u -p %s -b %u", raw->w, raw->h,
+                 fmt ? fmt : "?", raw->bpc);
+        return fail(err, err_len, in->name, -EINVAL,
+                    "Y4M header says %s (C%s) but the raw parameters say %s", header,
+                    in->info.chroma, given);
+    }
+    return 0;
+}
+
+static int detect_and_open(LsInput *in, const LsRawParams *raw, char *err, size_t err_len)
+{
+    in->head_len = fread(in->head, 1, Y4M_MAGIC_LEN, in->file);
+    in->head_pos = 0;
+    const int e = stream_error(in);
+    if (e)
+        return fail(err, err_len, in->name, -e, "read error: %s", strerror(e));
+
+    if (in->head_len == Y4M_MAGIC_LEN && !memcmp(in->head, Y4M_MAGIC, Y4M_MAGIC_LEN)) {
+        in->head_pos = in->head_len;
+        return open_y4m(in, raw, err, err_len);
+    }
+
+    const int raw_given = raw && (raw->w || raw->h || raw->fmt != VMAF_PIX_FMT_UNKNOWN ||
+                                  raw->bpc);
+    if (!raw_given && in->head_len >= 4 && !memcmp(in->head, Y4M_MAGIC, 4)) {
+        char sig[Y4M_MAGIC_LEN + 1];
+        for (size_t i = 0; i < in->head_len; i++)
+            sig[i] = (in->head[i] >= 0x21 && in->head[i] < 0x7f) ? (char)in->head[i] : '?';
+        sig[in->head_len] = '\0';
+        return fail(err, err_len, in->name, -EINVAL,
+                    "corrupt Y4M signature \"%s\" (expected YUV4MPEG2)", sig);
+    }
+    if (!raw_given && in->head_len == 0)
+        return fail(err, err_len, in->name, -EINVAL,
+                    "empty file: not a Y4M file and no raw size given (-w -h -p -b)");
+
+    const LsRawParams none = { 0, 0, 0, VMAF_PIX_FMT_UNKNOWN };
+    const LsRawParams *params = raw ? raw : &none;
+    int ret = check_raw_params(in, params, err, err_len);
+    if (ret < 0)
+        return ret;
+    in->info.y4m = false;
+    in->info.w = params->w;
+    in->info.h = params->h;
+    in->info.fmt = params->fmt;
+    in->info.bpc = params->bpc;
+    return 0;
+}
+
+int ls_input_open(LsInput **out, const char *path, const LsRawParams *raw, char *err,
+                  size_t err_len)
+{
+    if (err && err_len)
+        err[0] = '\0';
+    if (!out || !path)
+        return fail(err, err_len, path ? path : "(null)", -EINVAL, "no input");
+    *out = NULL;
+
+    LsInput *in = calloc(1, sizeof(*in));
+    if (!in)
+        return fail(err, err_len, path, -ENOMEM, "out of memory");
+    const int is_stdin = !strcmp(path, "-");
+    in->name = strdup(is_stdin ? "<stdin>" : path);
+    if (!in->name) {
+        free(in);
+        return fail(err, err_len, path, -ENOMEM, "out of memory");
+    }
+
+    int ret;
+    if (is_stdin) {
+        in->file = stdin;
+    } else {
+        in->file = fopen(path, "rb");
+        if (!in->file) {
+            const int e = errno ? errno : EIO;
+            ret = fail(err, err_len, in->name, -e, "cannot open: %s", strerror(e));
+            goto error;
+        }
+        in->close_file = 1;
+    }
+    /* A large stdio buffer keeps small header reads cheap; big plane reads bypass it. stdin
+     * keeps its own: setvbuf is only allowed before a stream's first use. */
+    if (in->close_file)
+        setvbuf(in->file, NULL, _IOFBF, STREAM_BUFFER_BYTES);
+    {
+        struct stat st;
+        const int fd = fileno(in->file);
+        if (fd >= 0 && !fstat(fd, &st)) {
+            if (S_ISDIR(st.st_mode)) {
+                ret = fail(err, err_len, in->name, -EISDIR, "cannot read: %s",
+                           strerror(EISDIR));
+                goto error;
+            }
+#ifdef POSIX_FADV_SEQUENTIAL
+            if (S_ISREG(st.st_mode))
+                posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+        }
+    }
+
+    ret = detect_and_open(in, raw, err, err_len);
+    if (ret < 0)
+        goto error;
+    char why[256];
+    ret = ls_frame_geometry(&in->info, &in->geo, why, sizeof(why));
+    if (ret < 0) {
+        fail(err, err_len, in->name, ret, "%s", why);
+        goto error;
+    }
+    *out = in;
+    return 0;
+
+error:
+    ls_input_close(in);
+    return ret;
+}
+
+const LsVideoInfo *ls_input_info(const LsInput *in)
+{
+    return &in->info;
+}
+
+static int swap_needed(void)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+/* Consumes "FRAME[ params]\n". Returns 1 when a frame follows, 0 at a clean end of file. */
+static int read_frame_marker(LsInput *in, char *err, size_t err_len)
+{
+    char marker[5];
+    const size_t got = stream_read(in, marker, sizeof(marker));
+    if (got == 0 && !stream_error(in))
+        return 0;
+    int e = stream_error(in);
+    if (e)
+        return fail_stream(in, err, err_len, -e, "read error at frame %llu: %s",
+                           (unsigned long long)in->frame_index, strerror(e));
+    if (got < sizeof(marker) && !memcmp(marker, "FRAME", got))
+        return fail_stream(in, err, err_len, -EIO,
+                           "truncated frame %llu: got %zu of %zu bytes (inside the FRAME marker)",
+                           (unsigned long long)in->frame_index, got,
+                           in->info.frame_bytes + sizeof(marker) + 1);
+    if (got < sizeof(marker) || memcmp(marker, "FRAME", sizeof(marker))) {
+        char found[sizeof(marker) + 1];
+        for (size_t i = 0; i < got; i++)
+            found[i] = (marker[i] >= 0x20 && marker[i] < 0x7f) ? marker[i] : '?';
+        found[got] = '\0';
+        return fail_stream(in, err, err_len, -EIO,
+                           "lost FRAME marker at frame %llu (found \"%s\"): not a frame "
+                           "boundary, the header or an earlier frame has the wrong size",
+                           (unsigned long long)in->frame_index, found);
+    }
+    char params[LS_Y4M_LINE_MAX + 1];
+    const long len = read_line(in, params, LS_Y4M_LINE_MAX);
+    if (len == -1)
+        return fail_stream(in, err, err_len, -EIO,
+                           "truncated frame %llu: FRAME line ends without a newline",
+                           (unsigned long long)in->frame_index);
+    if (len == -2)
+        return fail_stream(in, err, err_len, -EIO,
+                           "FRAME line of frame %llu too long (no newline within %d bytes)",
+                           (unsigned long long)in->frame_index, LS_Y4M_LINE_MAX);
+    if (len == -3) {
+        e = stream_error(in);
+        return fail_stream(in, err, err_len, -e, "read error at frame %llu: %s",
+                           (unsigned long long)in->frame_index, strerror(e));
+    }
+    if (len > 0 && params[0] != ' ')
+        return fail_stream(in, err, err_len, -EIO,
+                           "lost FRAME marker at frame %llu (found \"FRAME%c\")",
+                           (unsigned long long)in->frame_index,
+                           (params[0] >= 0x20 && params[0] < 0x7f) ? params[0] : '?');
+    return 1;
+}
+
+/* Starts a frame: the Y4M marker, or for raw input a probe for the clean end of file. */
+static int begin_frame(LsInput *in, char *err, size_t err_len)
+{
+    if (in->error) {
+        if (err && err_len)
+            snprintf(err, err_len, "%s", in->error_msg);
+        return in->error;
+    }
+    if (in->info.y4m)
+        return read_frame_marker(in, err, err_len);
+    if (in->head_pos < in->head_len)
+        return 1;
+    const int c = getc(in->file);
+    if (c == EOF) {
+        const int e = stream_error(in);
+        if (e)
+            return fail_stream(in, err, err_len, -e, "read error at frame %llu: %s",
+                               (unsigned long long)in->frame_index, strerror(e));
+        return 0;
+    }
+    in->head[0] = (unsigned char)c;
+    in->head_len = 1;
+    in->head_pos = 0;
+    return 1;
+}
+
+static int short_frame(LsInput *in, size_t got, char *err, size_t err_len)
+{
+    const int e = stream_error(in);
+    if (e)
+        return fail_stream(in, err, err_len, -e, "read error at frame %llu: %s",
+                           (unsigned long long)in->frame_index, strerror(e));
+    return fail_stream(in, err, err_len, -EIO, "truncated frame %llu: got %zu of %zu bytes",
+                       (unsigned long long)in->frame_index, got, in->info.frame_bytes);
+}
+
+int ls_input_read(LsInput *in, VmafPicture *pic, char *err, size_t err_len)
+{
+    const LsFrameGeometry *geo = &in->geo;
+    if (!pic || pic->pix_fmt != in->info.fmt || pic->bpc != in->info.bpc ||
+        pic->w[0] != in->info.w || pic->h[0] != in->info.h)
+        return fail(err, err_len, in->name, -EINVAL,
+                    "picture does not have the input's geometry");
+    for (unsigned p = 0; p < geo->n_planes; p++) {
+        if (!pic->data[p] || pic->w[p] != geo->w[p] || pic->h[p] != geo->h[p] ||
+            pic->stride[p] < (ptrdiff_t)geo->row_bytes[p])
+            return fail(err, err_len, in->name, -EINVAL,
+                        "picture plane %u does not have the input's geometry", p);
+    }
+
+    int ret = begin_frame(in, err, err_len);
+    if (ret <= 0)
+        return ret;
+
+    size_t total = 0;
+    for (unsigned p = 0; p < geo->n_planes; p++) {
+        unsigned char *data = pic->data[p];
+        const size_t row = geo->row_bytes[p];
+        if ((size_t)pic->stride[p] == row) {
+            const size_t got = stream_read(in, data, geo->plane_bytes[p]);
+            total += got;
+            if (got != geo->plane_bytes[p])
+                return short_frame(in, total, err, err_len);
+        } else {
+            for (unsigned y = 0; y < geo->h[p]; y++) {
+                const size_t got = stream_read(in, data + (size_t)y * (size_t)pic->stride[p], row);
+                total += got;
+                if (got != row)
+                    return short_frame(in, total, err, err_len);
+            }
+        }
+        if (geo->bytes_per_sample == 2 && swap_needed()) {
+            for (unsigned y = 0; y < geo->h[p]; y++) {
+                uint8_t *r = data + (size_t)y * (size_t)pic->stride[p];
+                for (size_t x = 0; x < row; x += 2) {
+                    const uint8_t t = r[x];
+                    r[x] = r[x + 1];
+                    r[x + 1] = t;
+                }
+            }
+        }
+    }
+    in->frame_index++;
+    return 1;
+}
+
+int ls_input_skip(LsInput *in, char *err, size_t err_len)
+{
+    int ret = begin_frame(in, err, err_len);
+    if (ret <= 0)
+        return ret;
+    if (!in->skip_buffer) {
+        in->skip_buffer = malloc(SKIP_CHUNK_BYTES);
+        if (!in->skip_buffer)
+            return fail(err, err_len, in->name, -ENOMEM, "out of memory");
+    }
+    size_t total = 0;
+    while (total < in->info.frame_bytes) {
+        size_t n = in->info.frame_bytes - total;
+        if (n > SKIP_CHUNK_BYTES)
+            n = SKIP_CHUNK_BYTES;
+        const size_t got = stream_read(in, in->skip_buffer, n);
+        total += got;
+        if (got != n)
+            return short_frame(in, total, err, err_len);
+    }
+    in->frame_index++;
+    return 1;
+}
+
+void ls_input_close(LsInput *in)
+{
+    if (!in)
+        return;
+    if (in->file && in->close_file)
+        fclose(in->file);
+    free(in->skip_buffer);
+    free(in->name);
+    free(in);
+}
+
+int ls_write_frame(void *file, const VmafPicture *pic, bool y4m)
+{
+    FILE *f = file;
+    LsVideoInfo info = { .w = pic->w[0], .h = pic->h[0], .bpc = pic->bpc, .fmt = pic->pix_fmt };
+    LsFrameGeometry geo;
+    char why[256];
+    int ret = ls_frame_geometry(&info, &geo, why, sizeof(why));
+    if (ret < 0)
+        return ret;
+    if (y4m && fwrite("FRAME\n", 1, 6, f) != 6)
+        return -EIO;
+
+    uint8_t *swapped = NULL;
+    if (geo.bytes_per_sample == 2 && swap_needed()) {
+        swapped = malloc(geo.row_bytes[0]);
+        if (!swapped)
+            return -ENOMEM;
+    }
+    for (unsigned p = 0; p < geo.n_planes && !ret; p++) {
+        const uint8_t *data = pic->data[p];
+        const size_t row = geo.row_bytes[p];
+        if (!data || pic->stride[p] < (ptrdiff_t)row) {
+            ret = -EINVAL;
+            break;
+        }
+        if (!swapped && (size_t)pic->stride[p] == row) {
+            if (fwrite(data, 1, geo.plane_bytes[p], f) != geo.plane_bytes[p])
+                ret = -EIO;
+            continue;
+        }
+        for (unsigned y = 0; y < geo.h[p] && !ret; y++) {
+            const uint8_t *r = data + (size_t)y * (size_t)pic->stride[p];
+            if (swapped) {
+                for (size_t x = 0; x < row; x += 2) {
+                    swapped[x] = r[x + 1];
+                    swapped[x + 1] = r[x];
+                }
+                r = swapped;
+            }
+            if (fwrite(r, 1, row, f) != row)
+                ret = -EIO;
+        }
+    }
+    free(swapped);
+    return ret;
+}

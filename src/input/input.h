@@ -1,0 +1,65 @@
+/* Readers for the CLI, tests and bench: Y4M and raw planar YUV, streaming one frame at a time.
+ * The kind of input is detected from the content: a file starting with "YUV4MPEG" is Y4M, anything
+ * else is raw YUV and needs the raw parameters (-w -h -p -b). */
+#ifndef LOCKSTEP_INPUT_INPUT_H
+#define LOCKSTEP_INPUT_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lockstep/picture.h"
+
+typedef struct LsRawParams {
+    unsigned w, h, bpc;          /* 0 = not given */
+    enum VmafPixelFormat fmt;    /* VMAF_PIX_FMT_UNKNOWN = not given */
+} LsRawParams;
+
+typedef struct LsVideoInfo {
+    unsigned w, h, bpc;
+    enum VmafPixelFormat fmt;
+    bool y4m;
+    char chroma[32];             /* Y4M C tag as written ("420jpeg", "mono10"), "" for raw */
+    unsigned fps_num, fps_den;   /* Y4M F tag, 0/0 for raw */
+    size_t frame_bytes;          /* payload bytes per frame */
+} LsVideoInfo;
+
+typedef struct LsInput LsInput;
+
+/* path "-" reads standard input. raw may be NULL. On error returns a negative errno and writes a
+ * one-line message naming the file and the problem into err. */
+int ls_input_open(LsInput **in, const char *path, const LsRawParams *raw, char *err,
+                  size_t err_len);
+const LsVideoInfo *ls_input_info(const LsInput *in);
+/* Reads the next frame into pic, which must have the input's geometry (vmaf_picture_alloc with
+ * info's fmt, bpc, w, h). Returns 1 when a frame was read, 0 at a clean end of file, a negative
+ * errno with a message in err on a truncated frame, a lost FRAME marker or a read error. */
+int ls_input_read(LsInput *in, VmafPicture *pic, char *err, size_t err_len);
+/* Skips one frame; same returns as ls_input_read. */
+int ls_input_skip(LsInput *in, char *err, size_t err_len);
+void ls_input_close(LsInput *in);
+
+/* Writing, for tests, the generator and raw round trips. file is a FILE *. The header is
+ * "YUV4MPEG2 W H F Ip A1:1 C"; an empty info->chroma writes the tag of fmt and bpc, fps 0/0
+ * writes F25:1. ls_write_frame writes "FRAME\n" when y4m, then the planes (>8-bit samples as
+ * 16-bit little-endian words). Both return 0 or a negative errno. */
+int ls_y4m_write_header(void *file, const LsVideoInfo *info);
+int ls_write_frame(void *file, const VmafPicture *pic, bool y4m);
+
+/* Error codes: -ENOENT, -EACCES, ... (opening or reading the file, as the system reports them);
+ * -EINVAL for content the reader refuses (no Y4M signature and no raw size, bad or missing header
+ * tags, unknown chroma tag, sizes out of range, raw parameters contradicting the Y4M header, a
+ * picture of the wrong geometry); -ENOTSUP for interlaced Y4M; -EIO for a truncated frame or a
+ * lost FRAME marker (messages count frames from 0); -ENOMEM. After a read error the input keeps
+ * returning it. Limits: width and height up to LS_INPUT_MAX_DIM, a frame up to
+ * LS_INPUT_MAX_FRAME_BYTES of payload. */
+#define LS_INPUT_MAX_DIM 32768u
+#define LS_INPUT_MAX_FRAME_BYTES ((size_t)1 << 30)
+
+/* "420", "422", "444", "400"; NULL for any other value. */
+const char *ls_pix_fmt_name(enum VmafPixelFormat fmt);
+/* The inverse of ls_pix_fmt_name; VMAF_PIX_FMT_UNKNOWN for anything else. */
+enum VmafPixelFormat ls_pix_fmt_from_name(const char *name);
+/* The Y4M C tag for a layout: "420jpeg", "422", "444", "mono", "420p10", "mono12", ... */
+const char *ls_y4m_chroma_tag(enum VmafPixelFormat fmt, unsigned bpc, char *buf, size_t len);
+
+#endif
