@@ -1,0 +1,195 @@
+/* Extractor `float_ssim`: libvmaf's float SSIM (iqa) on luma, ssim.md Part A.
+ * The picture is streamed row by row: convert (and decimate), 11-tap horizontal pass into a ring
+ * of 11 rows, vertical pass, per-position terms added into four sequential double chains. Only
+ * the order of every sum matters, and it is the reference's. */
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "core/extractor.h"
+#include "feature/ssim.h"
+
+const LsOption ls_float_ssim_options[] = {
+    { .name = "enable_lcs", .help = "enable luminance, contrast and structure intermediate output",
+      .type = LS_OPT_BOOL, .offset = offsetof(LsFloatSsimOptions, enable_lcs), .def.b = false },
+    { .name = "enable_db", .help = "write SSIM values as dB",
+      .type = LS_OPT_BOOL, .offset = offsetof(LsFloatSsimOptions, enable_db), .def.b = false },
+    { .name = "clip_db", .help = "clip dB scores",
+      .type = LS_OPT_BOOL, .offset = offsetof(LsFloatSsimOptions, clip_db), .def.b = false },
+    { .name = "scale",
+      .help = "decimation scale factor (0=auto, 1=no downscaling, 2-10=explicit)",
+      .type = LS_OPT_INT, .offset = offsetof(LsFloatSsimOptions, scale), .def.i = 0,
+      .min = 0, .max = 10 },
+    { 0 },
+};
+
+enum { NTAPS = LS_FLOAT_SSIM_TAPS, NMOMENTS = 5 };
+
+typedef struct FloatSsimPriv {
+    LsFloatSsimOptions opt; /* first: the option table's offsets point here */
+    LsSsimDsp dsp;
+    unsigned w, h, bpc;
+    int f;                  /* decimation factor, 1 = none */
+    unsigned dw, dh;        /* size after decimation */
+    float sample_div;       /* to the 8-bit range: 1, 4, 16 or 256 (exact) */
+    float box_weight;       /* 1/(f*f) as float */
+    int32_t *dec_cols;      /* f > 1: mirrored source column of tap u of output X, at u*dw+X */
+    double max_db;
+} FloatSsimPriv;
+
+static int float_ssim_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, unsigned w,
+                           unsigned h)
+{
+    FloatSsimPriv *p = fex->priv;
+    (void)fmt; /* luma only; every layout, 4:0:0 included */
+    if (bpc != 8 && bpc != 10 && bpc != 12 && bpc != 16)
+        return ls_fex_error(fex, "float_ssim: bit depth %u is not supported (8, 10, 12 or 16)",
+                            bpc);
+    p->w = w;
+    p->h = h;
+    p->bpc = bpc;
+    p->f = ls_float_ssim_scale(p->opt.scale, w, h);
+    p->dw = ls_float_ssim_decimated_size(w, p->f);
+    p->dh = ls_float_ssim_decimated_size(h, p->f);
+    if (p->dw <= 10 || p->dh <= 10) {
+        /* the reference divides 0 by a non-positive size and reports 0 here */
+        if (p->f > 1)
+            return ls_fex_error(fex,
+                                "float_ssim: %ux%u luma decimated by scale %d is %ux%u, smaller "
+                                "than the 11x11 SSIM window; use a smaller scale (scale=1 "
+                                "disables decimation)",
+                                w, h, p->f, p->dw, p->dh);
+        return ls_fex_error(fex,
+                            "float_ssim: %ux%u luma is smaller than the 11x11 SSIM window (the "
+                            "reference reports 0 here); use the integer 'ssim' extractor, "
+                            "which scores any size, or frames of at least 11x11",
+                            w, h);
+    }
+    p->sample_div = bpc == 8 ? 1.0f : bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
+    p->box_weight = 1.0f / (float)(p->f * p->f);
+    if (p->f > 1) {
+        const int r = p->f / 2;
+        p->dec_cols = malloc((size_t)p->dw * (size_t)p->f * sizeof(*p->dec_cols));
+        if (!p->dec_cols)
+            return -ENOMEM;
+        for (int u = 0; u < p->f; u++)
+            for (unsigned x_out = 0; x_out < p->dw; x_out++)
+                p->dec_cols[(unsigned)u * p->dw + x_out] =
+                    (int32_t)ls_float_ssim_mirror((int)x_out * p->f + u - r, (int)w);
+    }
+    p->max_db = ls_ssim_db_ceiling(p->opt.clip_db, bpc, w, h);
+    ls_ssim_dsp_init(&p->dsp, fex->cpu_flags);
+    return 0;
+}
+
+/* One luma row as float in the 8-bit range, times `weight` when decimating (the box filter's
+ * float product, formed once per sample: every tap of a sample uses the same product). */
+static void convert_row(const VmafPicture *pic, unsigned y, unsigned w, float div, float weight,
+                        bool weighted, float *out)
+{
+    const uint8_t *row = (const uint8_t *)pic->data[0] + (ptrdiff_t)y * pic->stride[0];
+    if (pic->bpc == 8) {
+        for (unsigned x = 0; x < w; x++)
+            out[x] = (float)row[x];
+    } else {
+        const uint16_t *row16 = (const uint16_t *)row;
+        for (unsigned x = 0; x < w; x++)
+            out[x] = (float)row16[x] / div;
+    }
+    if (weighted)
+        for (unsigned x = 0; x < w; x++)
+            out[x] = out[x] * weight;
+}
+
+/* Decimated row y_out of one picture: f x f box, double sum in (row, column) order. */
+static void decimate_row(const FloatSsimPriv *p, const VmafPicture *pic, unsigned y_out,
+                         float *src_rows, float *out)
+{
+    const unsigned f = (unsigned)p->f;
+    const int r = p->f / 2;
+    for (unsigned v = 0; v < f; v++) {
+        const int y = ls_float_ssim_mirror((int)(y_out * f) + (int)v - r, (int)p->h);
+        convert_row(pic, (unsigned)y, p->w, p->sample_div, p->box_weight, true,
+                    src_rows + (size_t)v * p->w);
+    }
+    p->dsp.float_decimate(src_rows, p->w, p->dec_cols, f, p->dw, out);
+}
+
+static int float_ssim_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *dist,
+                              unsigned index, LsCollector *fc)
+{
+    const FloatSsimPriv *p = fex->priv;
+    const unsigned dw = p->dw, dh = p->dh, w_out = dw - 10, h_out = dh - 10;
+    const size_t src_len = p->f > 1 ? (size_t)p->f * p->w : 0;
+    const size_t len = 2 * src_len + 2 * (size_t)dw + (NTAPS + 1) * NMOMENTS * (size_t)w_out;
+    float *mem = malloc(len * sizeof(float));
+    if (!mem)
+        return -ENOMEM;
+    float *src_rows = mem;                       /* f converted rows, one picture at a time */
+    float *row_r = src_rows + src_len;           /* the picture row entering the filters */
+    float *row_d = row_r + dw;
+    float *ring = row_d + dw;                    /* [moment][row % 11][x] horizontal results */
+    float *moments = ring + (size_t)NTAPS * NMOMENTS * w_out; /* [moment][x] of one grid row */
+
+    double acc[4] = { 0.0, 0.0, 0.0, 0.0 };
+    for (unsigned y = 0; y < dh; y++) {
+        if (p->f > 1) {
+            decimate_row(p, ref, y, src_rows, row_r);
+            decimate_row(p, dist, y, src_rows, row_d);
+        } else {
+            convert_row(ref, y, dw, p->sample_div, 1.0f, false, row_r);
+            convert_row(dist, y, dw, p->sample_div, 1.0f, false, row_d);
+        }
+        float *h_rows[NMOMENTS];
+        for (unsigned m = 0; m < NMOMENTS; m++)
+            h_rows[m] = ring + ((size_t)m * NTAPS + y % NTAPS) * w_out;
+        p->dsp.float_conv_h(row_r, row_d, w_out, h_rows[0], h_rows[1], h_rows[2], h_rows[3],
+                            h_rows[4]);
+        if (y < NTAPS - 1)
+            continue;
+        for (unsigned m = 0; m < NMOMENTS; m++) {
+            const float *rows[NTAPS];
+            for (unsigned k = 0; k < NTAPS; k++)
+                rows[k] = ring + ((size_t)m * NTAPS + (y + 1 + k) % NTAPS) * w_out;
+            p->dsp.float_conv_v(rows, moments + (size_t)m * w_out, w_out);
+        }
+        p->dsp.float_terms(moments, moments + w_out, moments + 2 * (size_t)w_out,
+                           moments + 3 * (size_t)w_out, moments + 4 * (size_t)w_out, w_out, acc);
+    }
+    free(mem);
+
+    const double n = (double)(int)(w_out * h_out);
+    double score = (double)(float)(acc[0] / n);
+    if (p->opt.enable_db)
+        score = ls_ssim_to_db(score, p->max_db);
+    int err = ls_collector_append(fc, "float_ssim", score, index);
+    if (!err && p->opt.enable_lcs)
+        err = ls_collector_append(fc, "float_ssim_l", (double)(float)(acc[1] / n), index);
+    if (!err && p->opt.enable_lcs)
+        err = ls_collector_append(fc, "float_ssim_c", (double)(float)(acc[2] / n), index);
+    if (!err && p->opt.enable_lcs)
+        err = ls_collector_append(fc, "float_ssim_s", (double)(float)(acc[3] / n), index);
+    return err;
+}
+
+static void float_ssim_close(LsFex *fex)
+{
+    FloatSsimPriv *p = fex->priv;
+    free(p->dec_cols);
+    p->dec_cols = NULL;
+}
+
+static const char *const float_ssim_provided[] = { "float_ssim", "float_ssim_l", "float_ssim_c",
+                                                    "float_ssim_s", NULL };
+
+const LsExtractor ls_fex_float_ssim = {
+    .name = "float_ssim",
+    .options = ls_float_ssim_options,
+    .priv_size = sizeof(FloatSsimPriv),
+    .backend = LOCKSTEP_BACKEND_CPU,
+    .provided_features = float_ssim_provided,
+    .init = float_ssim_init,
+    .extract = float_ssim_extract,
+    .close = float_ssim_close,
+};

@@ -1,0 +1,248 @@
+/* SSIM (`float_ssim`, integer `ssim`): what the CPU extractors and their GPU twins share.
+ * Option structs (first member of every ssim extractor's private state, so a twin takes the CPU's
+ * table itself), the per-position arithmetic both backends must run identically (LS_HD functions,
+ * valid C and CUDA), the host-side dB transform, and the DSP units of the CPU path.
+ * Spec: shared/spec/features/ssim.md, tables/ssim_gaussian.json. */
+#ifndef LOCKSTEP_FEATURE_SSIM_H
+#define LOCKSTEP_FEATURE_SSIM_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef LS_HD
+#ifdef __CUDACC__
+#define LS_HD __host__ __device__
+#else
+#define LS_HD
+#endif
+#endif
+
+#ifndef __CUDACC__
+#include "core/extractor.h"
+#endif
+
+/* ---- float_ssim ---- */
+
+#define LS_FLOAT_SSIM_TAPS 11
+
+typedef struct LsFloatSsimOptions {
+    bool enable_lcs;
+    bool enable_db;
+    bool clip_db;
+    int scale;
+} LsFloatSsimOptions;
+
+/* The 11 binary32 taps, used as they are (they sum to 1.0000020239967853, not 1). */
+#define LS_FLOAT_SSIM_GAUSSIAN_INIT                                                              \
+    { 0x1.0d7beap-10f, 0x1.f2021p-8f, 0x1.26eb92p-5f, 0x1.bff152p-4f, 0x1.b43c7ep-3f,            \
+      0x1.106574p-2f, 0x1.b43c7ep-3f, 0x1.bff152p-4f, 0x1.26eb92p-5f, 0x1.f2021p-8f,             \
+      0x1.0d7beap-10f }
+
+/* C1 = (K1*255)^2, C2 = (K2*255)^2 with every product rounded to float; C3 = C2 / 2. */
+#define LS_FLOAT_SSIM_C1 0x1.a028f4p+2f
+#define LS_FLOAT_SSIM_C2 0x1.d42e12p+5f
+#define LS_FLOAT_SSIM_C3 0x1.d42e12p+4f
+
+/* Decimation factor f (ssim.md §A.4): the explicit scale, or round_half_up(min side / 256)
+ * with iqa's rounding (float difference, double comparison), at least 1. */
+static inline int ls_float_ssim_scale(int scale_option, unsigned w, unsigned h)
+{
+    if (scale_option > 0)
+        return scale_option;
+    const float a = (float)(w < h ? w : h) / 256.0f;
+    const int t = (int)a;
+    const int f = ((double)(a - (float)t) >= 0.5) ? t + 1 : t;
+    return f < 1 ? 1 : f;
+}
+
+/* Size after decimation by f > 1: the +1 follows the parity of the full size (a reference quirk,
+ * ssim.md §A.5). */
+static inline unsigned ls_float_ssim_decimated_size(unsigned size, int f)
+{
+    return f > 1 ? size / (unsigned)f + (size & 1) : size;
+}
+
+/* Symmetric mirroring of the iqa box filter (ssim.md §A.5): the edge sample is repeated. One
+ * reflection is enough for every size that passes the window check. */
+LS_HD static inline int ls_float_ssim_mirror(int c, int size)
+{
+    return c < 0 ? -1 - c : c >= size ? 2 * size - 1 - c : c;
+}
+
+/* One output of the 11-tap Gaussian (ssim.md §A.6): src[k * step] times tap k, each product
+ * rounded to float, added in double in tap order, the sum rounded to float. */
+LS_HD static inline float ls_float_ssim_filter11(const float *src, ptrdiff_t step)
+{
+    const float g[LS_FLOAT_SSIM_TAPS] = LS_FLOAT_SSIM_GAUSSIAN_INIT;
+    double acc = 0.0;
+    for (int k = 0; k < LS_FLOAT_SSIM_TAPS; k++)
+        acc += (double)(src[k * step] * g[k]);
+    return (float)acc;
+}
+
+/* The same for the products a*b (rounded to float first): the e_rr, e_dd, e_rd inputs. */
+LS_HD static inline float ls_float_ssim_filter11_products(const float *a, const float *b,
+                                                          ptrdiff_t step)
+{
+    const float g[LS_FLOAT_SSIM_TAPS] = LS_FLOAT_SSIM_GAUSSIAN_INIT;
+    double acc = 0.0;
+    for (int k = 0; k < LS_FLOAT_SSIM_TAPS; k++) {
+        const float product = a[k * step] * b[k * step];
+        acc += (double)(product * g[k]);
+    }
+    return (float)acc;
+}
+
+/* One position of the valid grid (ssim.md §A.7): the terms l, c (double) and s (float) from the
+ * five Gaussian moments. Mixed precision on purpose: double numerators over float denominators.
+ * Identical windows come out as 1 (to the last bits) from this arithmetic alone. */
+LS_HD static inline void ls_float_ssim_position(float mu_r, float mu_d, float e_rr, float e_dd,
+                                                float e_rd, double *l, double *c, float *s)
+{
+    const float c1 = LS_FLOAT_SSIM_C1, c2 = LS_FLOAT_SSIM_C2, c3 = LS_FLOAT_SSIM_C3;
+    float v_r = e_rr - mu_r * mu_r;
+    float v_d = e_dd - mu_d * mu_d;
+    const float cov = e_rd - mu_r * mu_d;
+    v_r = (0.0 > v_r) ? 0.0f : v_r; /* keeps -0.0: only strictly negative values are clamped */
+    v_d = (0.0 > v_d) ? 0.0f : v_d;
+    const float sig = (float)sqrt((double)(v_r * v_d));
+    *l = (2.0 * mu_r * mu_d + (double)c1) / (double)(mu_r * mu_r + mu_d * mu_d + c1);
+    *c = (2.0 * sig + (double)c2) / (double)(v_r + v_d + c2);
+    /* flat identical windows: cov is -0 or tiny negative while sig is 0; this makes s exactly 1 */
+    const float cov_clamped = (cov < 0.0f && sig <= 0.0f) ? 0.0f : cov;
+    *s = (cov_clamped + c3) / (sig + c3);
+}
+
+/* ---- integer ssim ---- */
+
+#define LS_SSIM_TAPS 9
+
+typedef struct LsSsimOptions {
+    bool enable_db;
+    bool clip_db;
+} LsSsimOptions;
+
+/* 2, 9, 28, 55, 68, 55, 28, 9, 2: the reference derives them at run time; they sum to 256. */
+#define LS_SSIM_KERNEL_INIT { 2, 9, 28, 55, 68, 55, 28, 9, 2 }
+
+/* 0.01*0.01 and 0.03*0.03 rounded in double */
+#define LS_SSIM_K1 0x1.a36e2eb1c432dp-14
+#define LS_SSIM_K2 0x1.d7dbf487fcb92p-11
+
+/* One position (ssim.md §B.5) from the Gaussian-weighted integer moments, given as doubles (they
+ * are integers below 2^49, so exact); w is the kept weight sum (less than 65536 at the borders,
+ * where taps are dropped). Returns the term added to the frame's ssim chain; the weight chain
+ * adds w. */
+LS_HD static inline double ls_ssim_position(double mx, double my, double xx, double xy, double yy,
+                                            double w, double sample_max)
+{
+    const double c1 = sample_max * sample_max * LS_SSIM_K1 * w * w;
+    const double c2 = sample_max * sample_max * LS_SSIM_K2 * w * w;
+    const double mx2 = mx * mx;
+    const double mxy = mx * my;
+    const double my2 = my * my;
+    const double num = w * (2.0 * mxy + c1) * (c2 + 2.0 * (xy * w - mxy));
+    const double den = (mx2 + my2 + c1) * (xx * w - mx2 + yy * w - my2 + c2);
+    return num / den;
+}
+
+/* ---- host scalars shared by the CPU extractors and their twins ---- */
+
+/* The clip_db ceiling (ssim.md §A.9, §B.2) from the stream's luma size and full-depth peak,
+ * or +inf without clip_db. */
+static inline double ls_ssim_db_ceiling(bool clip_db, unsigned bpc, unsigned w, unsigned h)
+{
+    if (!clip_db)
+        return INFINITY;
+    const unsigned peak = (1u << bpc) - 1u;
+    return ceil(10.0 * log10((double)(peak * peak) / (0.5 / ((double)w * (double)h))));
+}
+
+/* SSIM as dB: a perfect 1.0 gives +inf (log10(0) = -inf), and so max_db; so does a NaN. */
+static inline double ls_ssim_to_db(double score, double max_db)
+{
+    const double db = -10.0 * log10(1.0 - score);
+    return db < max_db ? db : max_db;
+}
+
+#ifndef __CUDACC__
+
+extern const LsOption ls_float_ssim_options[];
+extern const LsOption ls_ssim_options[];
+extern const LsExtractor ls_fex_float_ssim;
+extern const LsExtractor ls_fex_ssim;
+
+/* ---- DSP units of the CPU path (C reference in ssim_dsp.c, AVX2 in x86/ssim_avx2.c) ---- */
+
+/* float_ssim, horizontal pass over one row: for x in [0, w_out) the 11-tap "valid" convolution
+ * of ref, dis, ref*ref, dis*dis and ref*dis (squares and product rounded to float first). Each
+ * output: 11 float products added in double in tap order, rounded to float. */
+/* float_ssim, one decimated row: out[X] = sum over rows v (the f source rows, already times the
+ * box weight, `stride` floats apart) and taps u of src[v][cols[u * n_out + X]], added in double
+ * in (v, u) order, rounded to float. cols holds the mirrored source column of tap u of output X. */
+typedef void (*LsFloatSsimDecimateFn)(const float *src, size_t stride, const int32_t *cols,
+                                      unsigned f, unsigned n_out, float *out);
+typedef void (*LsFloatSsimConvHFn)(const float *ref, const float *dis, unsigned w_out,
+                                   float *mu_r, float *mu_d, float *e_rr, float *e_dd, float *e_rd);
+/* float_ssim, vertical pass: out[x] = the same 11-tap sum over rows[0..10][x]. */
+typedef void (*LsFloatSsimConvVFn)(const float *const rows[LS_FLOAT_SSIM_TAPS], float *out,
+                                   unsigned w);
+/* float_ssim, per-position terms of one row of the valid grid, added left to right into the
+ * four sequential double chains acc = { sum l*c*s, sum l, sum c, sum s }. */
+typedef void (*LsFloatSsimTermsFn)(const float *mu_r, const float *mu_d, const float *e_rr,
+                                   const float *e_dd, const float *e_rd, unsigned w, double acc[4]);
+
+/* Integer ssim moments are integers below 2^49 (16-bit samples: 65536 * 65535^2), and every
+ * product and partial sum of them below 2^53, so they are held as doubles: exact. Being integer
+ * sums, they also do not depend on the order of the two passes: the CPU path runs the vertical
+ * pass first, over the sample rows, which keeps its working set small. */
+
+/* Integer ssim, vertical pass for one output row: per column the sums over the nine sample rows
+ * (bytes for bpc 8, else uint16 words) of q*s, q*d, q*s*s, q*s*d, q*d*d into v[0..4], with
+ * q = kernel_v[t]: 0 for a row outside the picture (its pointer may then be any valid row). */
+typedef void (*LsSsimSumsVFn)(const void *const ref_rows[LS_SSIM_TAPS],
+                              const void *const dis_rows[LS_SSIM_TAPS],
+                              const int32_t kernel_v[LS_SSIM_TAPS], unsigned w,
+                              double *const v[5]);
+/* Integer ssim, one output row from its vertical sums: horizontal 9-tap sums (taps outside the
+ * row dropped), then per position ls_ssim_position with the weight weight_v * (kept horizontal
+ * taps), added left to right into acc[0], the weights into acc[1]. */
+typedef void (*LsSsimRowFn)(const double *const v[5], double weight_v, unsigned w,
+                            double sample_max, double acc[2]);
+
+typedef struct LsSsimDsp {
+    LsFloatSsimDecimateFn float_decimate;
+    LsFloatSsimConvHFn float_conv_h;
+    LsFloatSsimConvVFn float_conv_v;
+    LsFloatSsimTermsFn float_terms;
+    LsSsimSumsVFn sums_v[2]; /* [0]: 8-bit samples, [1]: 16-bit words */
+    LsSsimRowFn row;
+} LsSsimDsp;
+
+void ls_ssim_dsp_init(LsSsimDsp *dsp, uint64_t cpu_flags);
+
+void ls_float_ssim_decimate_avx2(const float *src, size_t stride, const int32_t *cols,
+                                 unsigned f, unsigned n_out, float *out);
+void ls_float_ssim_conv_h_avx2(const float *ref, const float *dis, unsigned w_out, float *mu_r,
+                               float *mu_d, float *e_rr, float *e_dd, float *e_rd);
+void ls_float_ssim_conv_v_avx2(const float *const rows[LS_FLOAT_SSIM_TAPS], float *out,
+                               unsigned w);
+void ls_float_ssim_terms_avx2(const float *mu_r, const float *mu_d, const float *e_rr,
+                              const float *e_dd, const float *e_rd, unsigned w, double acc[4]);
+
+void ls_ssim_sums_v_8bit_avx2(const void *const ref_rows[LS_SSIM_TAPS],
+                              const void *const dis_rows[LS_SSIM_TAPS],
+                              const int32_t kernel_v[LS_SSIM_TAPS], unsigned w,
+                              double *const v[5]);
+void ls_ssim_sums_v_16bit_avx2(const void *const ref_rows[LS_SSIM_TAPS],
+                               const void *const dis_rows[LS_SSIM_TAPS],
+                               const int32_t kernel_v[LS_SSIM_TAPS], unsigned w,
+                               double *const v[5]);
+void ls_ssim_row_avx2(const double *const v[5], double weight_v, unsigned w, double sample_max,
+                      double acc[2]);
+
+#endif /* !__CUDACC__ */
+
+#endif
