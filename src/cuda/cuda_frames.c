@@ -1,0 +1,313 @@
+/* Packed frame layout and the row-copy pool (cuda_frames.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/log.h"
+#include "cuda/cuda_frames.h"
+
+#define PLANE_ALIGN 256u
+
+void ls_cuda_layout_init(LsCudaLayout *l, unsigned n_planes, unsigned bpc, const unsigned w[3],
+                         const unsigned h[3])
+{
+    memset(l, 0, sizeof(*l));
+    l->n_planes = n_planes;
+    l->bytes_per_sample = bpc > 8 ? 2 : 1;
+    size_t off = 0;
+    for (unsigned side = 0; side < 2; side++) {
+        for (unsigned p = 0; p < n_planes; p++) {
+            l->w[p] = w[p];
+            l->h[p] = h[p];
+            l->row_bytes[p] = (size_t)w[p] * l->bytes_per_sample;
+            l->offset[side][p] = off;
+            off += (l->row_bytes[p] * h[p] + PLANE_ALIGN - 1) / PLANE_ALIGN * PLANE_ALIGN;
+        }
+    }
+    l->size = off;
+}
+
+/* Rows [first, last) of the concatenated copies. */
+static void copy_rows(const LsCudaPacker *pk, unsigned first, unsigned last)
+{
+    unsigned base = 0;
+    for (unsigned c = 0; c < pk->n_copies && first < last; c++) {
+        const LsCudaPackCopy *cp = &pk->copy[c];
+        const unsigned end = base + cp->rows;
+        if (first < end) {
+            const unsigned stop = last < end ? last : end;
+            for (unsigned r = first - base; r < stop - base; r++)
+                memcpy(cp->dst + (size_t)r * cp->row_bytes,
+                       cp->src + (ptrdiff_t)r * cp->src_stride, cp->row_bytes);
+            first = stop;
+        }
+        base = end;
+    }
+}
+
+static void share(const LsCudaPacker *pk, unsigned part, unsigned parts)
+{
+    const uint64_t rows = pk->total_rows;
+    copy_rows(pk, (unsigned)(rows * part / parts), (unsigned)(rows * (part + 1) / parts));
+}
+
+static void *pack_thread(void *arg)
+{
+    LsCudaPacker *pk = arg;
+    pthread_mutex_lock(&pk->lock);
+    const unsigned part = 1 + pk->sync_ready++; /* part 0 is the caller's */
+    unsigned seen = 0; /* threads start before the first frame: generation 0 is "no work" */
+    for (;;) {
+        while (!pk->stop && pk->generation == seen)
+            pthread_cond_wait(&pk->go, &pk->lock);
+        if (pk->stop)
+            break;
+        seen = pk->generation;
+        pthread_mutex_unlock(&pk->lock);
+        share(pk, part, pk->n_threads + 1);
+        pthread_mutex_lock(&pk->lock);
+        if (--pk->pending == 0)
+            pthread_cond_signal(&pk->done);
+    }
+    pthread_mutex_unlock(&pk->lock);
+    return NULL;
+}
+
+int ls_cuda_packer_init(LsCudaPacker *pk, size_t frame_bytes)
+{
+    memset(pk, 0, sizeof(*pk));
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned n = cpus > 2 ? (unsigned)(cpus / 2) - 1 : 0;
+    if (n > LS_CUDA_PACK_MAX_THREADS)
+        n = LS_CUDA_PACK_MAX_THREADS;
+    if (frame_bytes < ((size_t)4 << 20))
+        n = 0; /* below a few MB the hand-off costs more than it saves */
+    if (pthread_mutex_init(&pk->lock, NULL))
+        return -ENOMEM;
+    if (pthread_cond_init(&pk->go, NULL) || pthread_cond_init(&pk->done, NULL))
+        return -ENOMEM;
+    for (unsigned i = 0; i < n; i++) {
+        if (pthread_create(&pk->thread[i], NULL, pack_thread, pk))
+            break; /* fewer helpers: slower, still correct */
+        pk->n_threads++;
+    }
+    return 0;
+}
+
+void ls_cuda_packer_close(LsCudaPacker *pk)
+{
+    pthread_mutex_lock(&pk->lock);
+    pk->stop = 1;
+    pthread_cond_broadcast(&pk->go);
+    pthread_mutex_unlock(&pk->lock);
+    for (unsigned i = 0; i < pk->n_threads; i++)
+        pthread_join(pk->thread[i], NULL);
+    pthread_cond_destroy(&pk->go);
+    pthread_cond_destroy(&pk->done);
+    pthread_mutex_destroy(&pk->lock);
+    pk->n_threads = 0;
+}
+
+void ls_cuda_pack(LsCudaPacker *pk, const LsCudaLayout *l, unsigned char *dst,
+                  const VmafPicture *ref, const VmafPicture *dis)
+{
+    pk->n_copies = 0;
+    pk->total_rows = 0;
+    for (unsigned side = 0; side < 2; side++) {
+        const VmafPicture *pic = side ? dis : ref;
+        for (unsigned p = 0; p < l->n_planes; p++) {
+            LsCudaPackCopy *cp = &pk->copy[pk->n_copies++];
+            cp->dst = dst + l->offset[side][p];
+            cp->src = pic->data[p];
+            cp->src_stride = pic->stride[p];
+            cp->row_bytes = l->row_bytes[p];
+            cp->rows = l->h[p];
+            pk->total_rows += l->h[p];
+        }
+    }
+    if (!pk->n_threads) {
+        copy_rows(pk, 0, pk->total_rows);
+        return;
+    }
+    pthread_mutex_lock(&pk->lock);
+    pk->pending = pk->n_threads;
+    pk->generation++;
+    pthread_cond_broadcast(&pk->go);
+    pthread_mutex_unlock(&pk->lock);
+    share(pk, 0, pk->n_threads + 1);
+    pthread_mutex_lock(&pk->lock);
+    while (pk->pending)
+        pthread_cond_wait(&pk->done, &pk->lock);
+    pthread_mutex_unlock(&pk->lock);
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+int ls_cuda_pipe_open(LsCudaPipe *pp, const LsFex *fex, const char *name,
+                      const unsigned char *fatbin, const char *const *kernels, CUfunction *fns,
+                      unsigned n_kernels, const LsCudaLayout *layout, size_t result_bytes)
+{
+    char why[256];
+    memset(pp, 0, sizeof(*pp));
+    pp->name = name;
+    pp->layout = *layout;
+    const char *t = getenv("LOCKSTEP_CUDA_TIMING");
+    pp->timing = t && *t && strcmp(t, "0");
+    int err = ls_cuda_device_open(&pp->dev, fex->gpu_index, why, sizeof(why));
+    if (err)
+        return ls_fex_error(fex, "%s (cuda): %s", name, why), err;
+    pp->dev_open = 1;
+    const LsCudaApi *cu = pp->dev.cu;
+    if ((err = ls_cuda_push(&pp->dev)))
+        goto fail;
+    err = ls_cuda_module_load(&pp->dev, &pp->mod, fatbin, kernels, fns, n_kernels);
+    for (unsigned i = 0; i < LS_CUDA_SLOTS && !err; i++) {
+        LsCudaSlot *s = &pp->slot[i];
+        if ((err = CHECK_CU(cu, cuStreamCreate(&s->stream, LS_CU_STREAM_NON_BLOCKING))) ||
+            (err = CHECK_CU(cu, cuEventCreate(&s->done, LS_CU_EVENT_DISABLE_TIMING))) ||
+            (err = CHECK_CU(cu, cuMemHostAlloc((void **)&s->host, layout->size,
+                                               LS_CU_MEMHOSTALLOC_PORTABLE))) ||
+            (err = CHECK_CU(cu, cuMemHostAlloc(&s->result, result_bytes,
+                                               LS_CU_MEMHOSTALLOC_PORTABLE))) ||
+            (err = CHECK_CU(cu, cuMemAlloc(&s->input, layout->size))))
+            break;
+        for (unsigned k = 0; k < 4 && pp->timing && !err; k++)
+            err = CHECK_CU(cu, cuEventCreate(&s->mark[k], 0));
+    }
+    if (!err) {
+        err = ls_cuda_packer_init(&pp->packer, layout->size);
+        pp->packer_up = !err;
+    }
+    const int pop_err = ls_cuda_pop(&pp->dev);
+    if (!err)
+        err = pop_err;
+    if (!err)
+        return 0;
+fail:
+    ls_fex_error(fex, "%s (cuda): %s", name, lockstep_last_error());
+    ls_cuda_pipe_close(pp);
+    return err;
+}
+
+void ls_cuda_pipe_close(LsCudaPipe *pp)
+{
+    if (pp->packer_up)
+        ls_cuda_packer_close(&pp->packer);
+    pp->packer_up = 0;
+    if (!pp->dev_open)
+        return;
+    const LsCudaApi *cu = pp->dev.cu;
+    const int pushed = !ls_cuda_push(&pp->dev);
+    for (unsigned i = 0; i < LS_CUDA_SLOTS; i++) {
+        LsCudaSlot *s = &pp->slot[i];
+        if (s->stream)
+            CHECK_CU(cu, cuStreamSynchronize(s->stream));
+        if (s->input)
+            CHECK_CU(cu, cuMemFree(s->input));
+        if (s->host)
+            CHECK_CU(cu, cuMemFreeHost(s->host));
+        if (s->result)
+            CHECK_CU(cu, cuMemFreeHost(s->result));
+        for (unsigned k = 0; k < 4; k++)
+            if (s->mark[k])
+                CHECK_CU(cu, cuEventDestroy(s->mark[k]));
+        if (s->done)
+            CHECK_CU(cu, cuEventDestroy(s->done));
+        if (s->stream)
+            CHECK_CU(cu, cuStreamDestroy(s->stream));
+        memset(s, 0, sizeof(*s));
+    }
+    if (pp->mod)
+        CHECK_CU(cu, cuModuleUnload(pp->mod));
+    pp->mod = NULL;
+    if (pushed)
+        ls_cuda_pop(&pp->dev);
+    ls_cuda_device_close(&pp->dev);
+    pp->dev_open = 0;
+    if (pp->timing && pp->frames) {
+        const double n = pp->frames;
+        fprintf(stderr,
+                "lockstep cuda timing %s: %u frames, per frame: host pack %.3f ms, host enqueue "
+                "%.3f ms, host wait %.3f ms, device: upload %.3f ms, %s %.3f ms, %s %.3f ms\n",
+                pp->name, pp->frames, pp->pack_ms / n, pp->enqueue_ms / n, pp->wait_ms / n,
+                pp->stage_ms[0] / n,
+                pp->stage_name[1] ? pp->stage_name[1] : "stage 1", pp->stage_ms[1] / n,
+                pp->stage_name[2] ? pp->stage_name[2] : "stage 2", pp->stage_ms[2] / n);
+    }
+}
+
+int ls_cuda_pipe_upload(LsCudaPipe *pp, LsCudaSlot *s, const VmafPicture *ref,
+                        const VmafPicture *dis)
+{
+    const LsCudaApi *cu = pp->dev.cu;
+    const double t0 = pp->timing ? now_ms() : 0.0;
+    ls_cuda_pack(&pp->packer, &pp->layout, s->host, ref, dis);
+    if (pp->timing) {
+        pp->enqueue_start = now_ms();
+        pp->pack_ms += pp->enqueue_start - t0;
+    }
+    int err = ls_cuda_pipe_mark(pp, s, 0);
+    if (!err)
+        err = CHECK_CU(cu, cuMemcpyHtoDAsync(s->input, s->host, pp->layout.size, s->stream));
+    if (!err)
+        err = ls_cuda_pipe_mark(pp, s, 1);
+    return err;
+}
+
+int ls_cuda_pipe_mark(LsCudaPipe *pp, LsCudaSlot *s, unsigned k)
+{
+    if (!pp->timing)
+        return 0;
+    return CHECK_CU(pp->dev.cu, cuEventRecord(s->mark[k], s->stream));
+}
+
+int ls_cuda_pipe_submit(LsCudaPipe *pp, LsCudaSlot *s, unsigned index)
+{
+    const int err = CHECK_CU(pp->dev.cu, cuEventRecord(s->done, s->stream));
+    if (err)
+        return err;
+    /* the driver calls that queue a frame: they should not block */
+    if (pp->timing)
+        pp->enqueue_ms += now_ms() - pp->enqueue_start;
+    s->pending = 1;
+    s->index = index;
+    pp->next = (pp->next + 1) % LS_CUDA_SLOTS;
+    return 0;
+}
+
+LsCudaSlot *ls_cuda_pipe_oldest(LsCudaPipe *pp)
+{
+    LsCudaSlot *oldest = NULL;
+    for (unsigned i = 0; i < LS_CUDA_SLOTS; i++) {
+        LsCudaSlot *s = &pp->slot[i];
+        if (s->pending && (!oldest || s->index < oldest->index))
+            oldest = s;
+    }
+    return oldest;
+}
+
+int ls_cuda_pipe_wait(LsCudaPipe *pp, LsCudaSlot *s)
+{
+    const LsCudaApi *cu = pp->dev.cu;
+    const double t0 = pp->timing ? now_ms() : 0.0;
+    s->pending = 0;
+    int err = CHECK_CU(cu, cuEventSynchronize(s->done));
+    if (err || !pp->timing)
+        return err;
+    pp->wait_ms += now_ms() - t0;
+    for (unsigned k = 0; k < 3 && !err; k++) {
+        float ms = 0.0f;
+        err = CHECK_CU(cu, cuEventElapsedTime(&ms, s->mark[k], s->mark[k + 1]));
+        pp->stage_ms[k] += ms;
+    }
+    pp->frames++;
+    return err;
+}

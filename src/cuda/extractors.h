@@ -1,0 +1,10 @@
+/* The CUDA twins, for the registry (core/registry.c). */
+#ifndef LOCKSTEP_CUDA_EXTRACTORS_H
+#define LOCKSTEP_CUDA_EXTRACTORS_H
+
+#include "core/extractor.h"
+
+extern const LsExtractor ls_fex_psnr_cuda;
+extern const LsExtractor ls_fex_psnr_hvs_cuda;
+
+#endif

@@ -1,0 +1,429 @@
+/* CUDA twins against their CPU extractors, inside one binary, through the public API: two
+ * contexts fed the same synthetic frames, one with lockstep_use_backend(CUDA) before its
+ * features, and every per-frame double (and aggregate) compared bit for bit. Also the device
+ * ordered sum against the sequential loop, and the twins' refusals against the CPU's.
+ *
+ *   test_cuda            parity tests; exit 77 with "SKIP: no CUDA device: <reason>" without one
+ *   test_cuda --quick    a short subset (for compute-sanitizer)
+ *   test_cuda --bench [N] [W H] [FEATURE]  ms/frame of the psnr_hvs and psnr twins (and of the
+ *                        CPU psnr_hvs) at 3840x2160 8-bit 4:2:0, or of FEATURE's twin alone
+ *                        (set LOCKSTEP_CUDA_TIMING=1 for the per-stage split)
+ * LOCKSTEP_GPU=<n> picks the device (default 0). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/backend.h"
+#include "cuda/ordered_sum.h"
+#include "cuda/psnr_hvs_cuda.h"
+#include "lockstep/lockstep.h"
+
+static int gpu;
+static unsigned failures, checks;
+
+static uint64_t rng;
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 11);
+}
+
+static const char *fmt_name(enum VmafPixelFormat f)
+{
+    switch (f) {
+    case VMAF_PIX_FMT_YUV420P: return "420";
+    case VMAF_PIX_FMT_YUV422P: return "422";
+    case VMAF_PIX_FMT_YUV444P: return "444";
+    case VMAF_PIX_FMT_YUV400P: return "400";
+    default: return "?";
+    }
+}
+
+static void put(VmafPicture *p, unsigned c, unsigned x, unsigned y, unsigned v)
+{
+    if (p->bpc == 8)
+        ((uint8_t *)p->data[c])[y * p->stride[c] + x] = (uint8_t)v;
+    else
+        ((uint16_t *)((uint8_t *)p->data[c] + y * p->stride[c]))[x] = (uint16_t)v;
+}
+
+/* Frame f of a synthetic pair: a textured reference; the distorted picture is noisy (amplitude
+ * per frame), identical in luma only (frame 1), or identical (frame 2); frame 4 adds extremes. */
+static void make_pair(VmafPicture *ref, VmafPicture *dis, unsigned f, uint64_t seed)
+{
+    const unsigned max = (1u << ref->bpc) - 1;
+    const unsigned amp_tab[] = { 3, 9, 0, 40, 200 };
+    for (unsigned c = 0; c < 3 && ref->data[c]; c++) {
+        rng = seed * 0x9e3779b97f4a7c15ull + f * 131 + c * 7 + 1;
+        const unsigned amp = (f == 1 && c == 0) || f == 2 ? 0 : amp_tab[f % 5] + (f / 5);
+        const unsigned scale = max / 255 ? max / 255 : 1;
+        for (unsigned y = 0; y < ref->h[c]; y++) {
+            for (unsigned x = 0; x < ref->w[c]; x++) {
+                int v = (int)(((x * 3 + y * 5 + (x * y) / 7 + f * 11 + c * 40) % 256) * scale);
+                v += (int)(rnd() % (8 * scale + 1)) - (int)(4 * scale);
+                if (f % 5 == 4 && rnd() % 17 == 0)
+                    v = (rnd() & 1) ? (int)max : 0;
+                v = v < 0 ? 0 : v > (int)max ? (int)max : v;
+                int d = v;
+                if (amp) {
+                    d += (int)(rnd() % (2 * amp * scale + 1)) - (int)(amp * scale);
+                    if (f % 5 == 4 && rnd() % 13 == 0)
+                        d = (rnd() & 1) ? (int)max : 0;
+                    d = d < 0 ? 0 : d > (int)max ? (int)max : d;
+                }
+                put(ref, c, x, y, (unsigned)v);
+                put(dis, c, x, y, (unsigned)d);
+            }
+        }
+    }
+}
+
+typedef struct Case {
+    unsigned w, h, bpc;
+    enum VmafPixelFormat fmt;
+    unsigned frames;
+    const char *psnr;    /* NULL: no psnr; "": defaults; else "k=v:k=v" */
+    const char *hvs;     /* same for psnr_hvs */
+    unsigned threads;    /* of the CUDA context */
+} Case;
+
+static VmafFeatureDictionary *parse_opts(const char *s)
+{
+    VmafFeatureDictionary *d = NULL;
+    char buf[256];
+    snprintf(buf, sizeof(buf), "%s", s);
+    for (char *tok = strtok(buf, ":"); tok; tok = strtok(NULL, ":")) {
+        char *eq = strchr(tok, '=');
+        if (!eq)
+            continue;
+        *eq = 0;
+        vmaf_feature_dictionary_set(&d, tok, eq + 1);
+    }
+    return d;
+}
+
+static void describe(const Case *c, char *out, size_t len)
+{
+    snprintf(out, len, "%ux%u %u-bit %s psnr[%s] psnr_hvs[%s] threads=%u", c->w, c->h, c->bpc,
+             fmt_name(c->fmt), c->psnr ? c->psnr : "-", c->hvs ? c->hvs : "-", c->threads);
+}
+
+/* Runs one context over the case's frames. Returns 0 or the first error, with its message. */
+static int run_context(const Case *c, int cuda, VmafContext **out, char *why, size_t why_len)
+{
+    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_NONE,
+                              .n_threads = cuda ? c->threads : 0 };
+    VmafContext *ctx;
+    int err = vmaf_init(&ctx, cfg);
+    if (err)
+        return err;
+    *out = ctx;
+    if (cuda && (err = lockstep_use_backend(ctx, LOCKSTEP_BACKEND_CUDA, gpu)))
+        goto fail;
+    if (c->psnr && (err = vmaf_use_feature(ctx, "psnr", parse_opts(c->psnr))))
+        goto fail;
+    if (c->hvs && (err = vmaf_use_feature(ctx, "psnr_hvs", parse_opts(c->hvs))))
+        goto fail;
+    for (unsigned f = 0; f < c->frames; f++) {
+        VmafPicture ref, dis;
+        if ((err = vmaf_picture_alloc(&ref, c->fmt, c->bpc, c->w, c->h)) ||
+            (err = vmaf_picture_alloc(&dis, c->fmt, c->bpc, c->w, c->h)))
+            goto fail;
+        make_pair(&ref, &dis, f, c->w * 31 + c->h + c->bpc);
+        if ((err = vmaf_read_pictures(ctx, &ref, &dis, f))) {
+            vmaf_picture_unref(&ref);
+            vmaf_picture_unref(&dis);
+            goto fail;
+        }
+    }
+    if ((err = vmaf_read_pictures(ctx, NULL, NULL, 0)))
+        goto fail;
+    return 0;
+fail:
+    snprintf(why, why_len, "%s", lockstep_last_error());
+    return err;
+}
+
+static void check(int ok, const char *what, const char *ctx)
+{
+    checks++;
+    if (!ok) {
+        failures++;
+        printf("FAIL %s: %s\n", ctx, what);
+    }
+}
+
+static uint64_t bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof(u));
+    return u;
+}
+
+static void run_case(const Case *c)
+{
+    char name[256], why_cpu[1024] = "", why_gpu[1024] = "";
+    describe(c, name, sizeof(name));
+    VmafContext *cpu = NULL, *gpu_ctx = NULL;
+    const int err_cpu = run_context(c, 0, &cpu, why_cpu, sizeof(why_cpu));
+    const int err_gpu = run_context(c, 1, &gpu_ctx, why_gpu, sizeof(why_gpu));
+    if (err_cpu || err_gpu) {
+        /* a refusal must be the CPU's refusal, word for word */
+        char msg[2300];
+        snprintf(msg, sizeof(msg), "errors differ: cpu %d \"%s\" / cuda %d \"%s\"", err_cpu,
+                 why_cpu, err_gpu, why_gpu);
+        check(err_cpu == err_gpu && !strcmp(why_cpu, why_gpu), msg, name);
+        if (err_cpu && err_cpu == err_gpu && !strcmp(why_cpu, why_gpu))
+            printf("ok   %s: both refuse: %s\n", name, why_cpu);
+        vmaf_close(cpu);
+        vmaf_close(gpu_ctx);
+        return;
+    }
+    const unsigned n = lockstep_feature_count(cpu);
+    check(n == lockstep_feature_count(gpu_ctx), "feature counts differ", name);
+    unsigned values = 0, differ = 0;
+    for (unsigned i = 0; i < n; i++) {
+        const char *fname = lockstep_feature_name(cpu, i);
+        for (unsigned f = 0; f < c->frames; f++) {
+            double a, b;
+            const int ea = vmaf_feature_score_at_index(cpu, fname, &a, f);
+            const int eb = vmaf_feature_score_at_index(gpu_ctx, fname, &b, f);
+            values++;
+            if (ea || eb || bits(a) != bits(b)) {
+                differ++;
+                if (differ <= 5)
+                    printf("  %s frame %u: cpu %.17g (%d) cuda %.17g (%d)\n", fname, f, a, ea, b,
+                           eb);
+            }
+        }
+    }
+    static const char *const aggregates[] = { "apsnr_y", "apsnr_cb", "apsnr_cr" };
+    for (unsigned i = 0; i < 3; i++) {
+        double a, b;
+        const int ea = lockstep_aggregate_score(cpu, aggregates[i], &a);
+        const int eb = lockstep_aggregate_score(gpu_ctx, aggregates[i], &b);
+        if (ea && eb)
+            continue;
+        values++;
+        if (ea || eb || bits(a) != bits(b)) {
+            differ++;
+            printf("  %s: cpu %.17g (%d) cuda %.17g (%d)\n", aggregates[i], a, ea, b, eb);
+        }
+    }
+    char msg[128];
+    snprintf(msg, sizeof(msg), "%u of %u values differ", differ, values);
+    check(differ == 0 && values > 0, msg, name);
+    if (!differ && values)
+        printf("ok   %s: %u values (%u features x %u frames) identical\n", name, values, n,
+               c->frames);
+    vmaf_close(cpu);
+    vmaf_close(gpu_ctx);
+}
+
+/* ---- the device ordered sum against the sequential loop ---- */
+
+static float sequential(const float *t, size_t n)
+{
+    float s = 0.0f;
+    for (size_t i = 0; i < n; i++)
+        s = s + t[i];
+    return s;
+}
+
+static void ordered_sum_tests(int quick)
+{
+    const size_t sizes[] = { 1, 8191, 8193, 100003, 16200000 };
+    const unsigned n_sizes = quick ? 3 : 5;
+    float *t = malloc(16200000 * sizeof(*t));
+    if (!t) {
+        check(0, "out of memory", "ordered sum");
+        return;
+    }
+    static const char *const kinds[] = { "uniform", "squares", "halves", "quarters_big", "sparse",
+                                         "tiny", "zeros" };
+    for (unsigned k = 0; k < 7; k++) {
+        for (unsigned si = 0; si < n_sizes; si++) {
+            const size_t n = sizes[si];
+            rng = 0x1234567ull + k * 1000 + si;
+            for (size_t i = 0; i < n; i++) {
+                const float u = (float)(rnd() >> 8) * 0x1p-24f;
+                switch (k) {
+                case 0: t[i] = u; break;
+                case 1: t[i] = (rnd() & 7) ? (u * 64.0f) * (u * 64.0f) : 0.0f; break;
+                case 2: t[i] = (float)(rnd() % 8) * 0.5f; break;
+                case 3: t[i] = i == 0 ? 0x1p24f : (float)(rnd() % 16) * 0.25f + 1.0f; break;
+                case 4: t[i] = (i < n / 3 || (rnd() & 63)) ? 0.0f : u * 1000.0f; break;
+                case 5: t[i] = (rnd() & 1) ? ls_os_float(rnd() % 0x800000u) : u * 0x1p-120f; break;
+                default: t[i] = 0.0f; break;
+                }
+            }
+            const float want = sequential(t, n);
+            float got = -1.0f;
+            char why[512] = "", ctx[128];
+            const int err = ls_cuda_ordered_sum(gpu, t, n, &got, why, sizeof(why));
+            snprintf(ctx, sizeof(ctx), "ordered sum %s n=%zu", kinds[k], n);
+            char msg[700];
+            snprintf(msg, sizeof(msg), "device %a, sequential %a (%s)", got, want,
+                     err ? why : "no error");
+            check(!err && ls_os_bits(got) == ls_os_bits(want), msg, ctx);
+            if (!err && ls_os_bits(got) == ls_os_bits(want) && n == 16200000)
+                printf("ok   %s: %a\n", ctx, got);
+        }
+    }
+    free(t);
+}
+
+/* ---- timing ---- */
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static int bench_one(const char *feature, enum LockstepBackend backend, unsigned frames,
+                     unsigned w, unsigned h)
+{
+    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_WARNING };
+    VmafContext *ctx;
+    if (vmaf_init(&ctx, cfg))
+        return 1;
+    if (backend != LOCKSTEP_BACKEND_CPU && lockstep_use_backend(ctx, backend, gpu)) {
+        printf("bench: %s\n", lockstep_last_error());
+        vmaf_close(ctx);
+        return 1;
+    }
+    vmaf_use_feature(ctx, feature, NULL);
+    /* The loop hands every picture to the library, which frees it. Freeing the first large
+     * blocks of a process unmaps them (about 1.6 ms per 4K picture here) until glibc raises its
+     * mmap threshold: free one such block first, so the loop measures the twin, not munmap. */
+    VmafPicture prime;
+    if (!vmaf_picture_alloc(&prime, VMAF_PIX_FMT_YUV420P, 8, w, h))
+        vmaf_picture_unref(&prime);
+    VmafPicture *ref = calloc(frames, sizeof(*ref)), *dis = calloc(frames, sizeof(*dis));
+    const unsigned distinct = 4;
+    for (unsigned f = 0; f < frames; f++) {
+        vmaf_picture_alloc(&ref[f], VMAF_PIX_FMT_YUV420P, 8, w, h);
+        vmaf_picture_alloc(&dis[f], VMAF_PIX_FMT_YUV420P, 8, w, h);
+        if (f < distinct) {
+            make_pair(&ref[f], &dis[f], f == 1 || f == 2 ? f + 2 : f, 99);
+        } else {
+            for (unsigned c = 0; c < 3; c++) {
+                memcpy(ref[f].data[c], ref[f % distinct].data[c], ref[f].stride[c] * ref[f].h[c]);
+                memcpy(dis[f].data[c], dis[f % distinct].data[c], dis[f].stride[c] * dis[f].h[c]);
+            }
+        }
+    }
+    const unsigned warm = 2;
+    double t0 = 0.0, first = now_ms();
+    int err = 0;
+    for (unsigned f = 0; f < frames && !err; f++) {
+        if (f == warm)
+            t0 = now_ms();
+        err = vmaf_read_pictures(ctx, &ref[f], &dis[f], f);
+    }
+    if (!err)
+        err = vmaf_read_pictures(ctx, NULL, NULL, 0);
+    const double t1 = now_ms();
+    printf("bench %s on %s, %ux%u 8-bit 4:2:0: %.3f ms/frame over %u frames (first %u frames incl. "
+           "init: %.1f ms)%s\n",
+           feature, lockstep_backend_name(backend), w, h, (t1 - t0) / (frames - warm),
+           frames - warm, warm, t0 - first, err ? " ERROR" : "");
+    if (err)
+        printf("bench error: %s\n", lockstep_last_error());
+    for (unsigned f = 0; f < frames; f++) {
+        if (ref[f].ref)
+            vmaf_picture_unref(&ref[f]);
+        if (dis[f].ref)
+            vmaf_picture_unref(&dis[f]);
+    }
+    free(ref);
+    free(dis);
+    vmaf_close(ctx); /* the twin prints its stage times here (LOCKSTEP_CUDA_TIMING=1) */
+    return err != 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *g = getenv("LOCKSTEP_GPU");
+    gpu = g ? atoi(g) : 0;
+    char why[512];
+    if (ls_cuda_probe(gpu, why, sizeof(why))) {
+        printf("SKIP: no CUDA device: %s\n", why);
+        return 77;
+    }
+    if (argc > 1 && !strcmp(argv[1], "--bench")) {
+        const unsigned frames = argc > 2 ? (unsigned)atoi(argv[2]) : 40;
+        const unsigned w = argc > 4 ? (unsigned)atoi(argv[3]) : 3840;
+        const unsigned h = argc > 4 ? (unsigned)atoi(argv[4]) : 2160;
+        if (argc > 5)
+            return bench_one(argv[5], LOCKSTEP_BACKEND_CUDA, frames, w, h);
+        int err = bench_one("psnr_hvs", LOCKSTEP_BACKEND_CUDA, frames, w, h);
+        err |= bench_one("psnr", LOCKSTEP_BACKEND_CUDA, frames, w, h);
+        err |= bench_one("psnr_hvs", LOCKSTEP_BACKEND_CPU, 6, w, h);
+        return err;
+    }
+    const int quick = argc > 1 && !strcmp(argv[1], "--quick");
+
+    static const enum VmafPixelFormat fmts[] = { VMAF_PIX_FMT_YUV420P, VMAF_PIX_FMT_YUV422P,
+                                                 VMAF_PIX_FMT_YUV444P, VMAF_PIX_FMT_YUV400P };
+    static const unsigned depths[] = { 8, 10, 12, 16 };
+    static const unsigned sizes[][2] = { { 97, 61 }, { 331, 243 } };
+    Case cases[128];
+    unsigned n = 0;
+    /* every format and depth, defaults (psnr_hvs with and without chroma) */
+    for (unsigned s = 0; s < (quick ? 1u : 2u); s++)
+        for (unsigned fi = 0; fi < 4; fi++)
+            for (unsigned di = 0; di < 4; di++)
+                cases[n++] = (Case){ sizes[s][0], sizes[s][1], depths[di], fmts[fi], quick ? 2 : 5,
+                                     "", depths[di] <= 12 ? ((fi + di + s) & 1 ? "" :
+                                                             "enable_chroma=false") : NULL, 0 };
+    /* every psnr option */
+    static const char *const psnr_opts[] = {
+        "enable_mse=true:enable_apsnr=true",
+        "reduced_hbd_peak=true:enable_mse=true:enable_apsnr=true",
+        "min_sse=0.5",
+        "min_sse=0.5:uncapped=true:enable_mse=true",
+        "min_sse=1e-12:enable_apsnr=true",
+        "uncapped=true:enable_apsnr=true",
+        "enable_chroma=false:enable_apsnr=true:enable_mse=true",
+        "enable_chroma=true:enable_mse=false:enable_apsnr=false:reduced_hbd_peak=false",
+    };
+    for (unsigned o = 0; o < (quick ? 2u : 8u); o++) {
+        cases[n++] = (Case){ 97, 61, 8, VMAF_PIX_FMT_YUV420P, 5, psnr_opts[o], NULL, 0 };
+        cases[n++] = (Case){ 173, 99, 10 + 2 * (o & 1), fmts[o % 4], 5, psnr_opts[o], NULL, 0 };
+        if (!quick)
+            cases[n++] = (Case){ 64, 33, 16, fmts[(o + 1) % 4], 5, psnr_opts[o], NULL, 0 };
+    }
+    /* psnr_hvs block-walk edges and refusals (compared with the CPU's messages) */
+    cases[n++] = (Case){ 8, 8, 8, VMAF_PIX_FMT_YUV400P, 3, NULL, "", 0 };
+    cases[n++] = (Case){ 15, 15, 10, VMAF_PIX_FMT_YUV420P, 3, NULL, "", 0 };
+    cases[n++] = (Case){ 16, 16, 12, VMAF_PIX_FMT_YUV422P, 3, NULL, "enable_chroma=false", 0 };
+    cases[n++] = (Case){ 22, 15, 8, VMAF_PIX_FMT_YUV444P, 3, NULL, "", 0 };
+    cases[n++] = (Case){ 14, 14, 8, VMAF_PIX_FMT_YUV420P, 1, NULL, "", 0 };
+    cases[n++] = (Case){ 7, 20, 8, VMAF_PIX_FMT_YUV444P, 1, NULL, "", 0 };
+    cases[n++] = (Case){ 64, 64, 16, VMAF_PIX_FMT_YUV420P, 1, NULL, "", 0 };
+    cases[n++] = (Case){ 64, 64, 13, VMAF_PIX_FMT_YUV420P, 1, "", NULL, 0 };
+    /* worker threads in the CUDA context (twins run serially in the caller) */
+    cases[n++] = (Case){ 640, 360, 10, VMAF_PIX_FMT_YUV420P, 6, "enable_apsnr=true", "", 4 };
+    if (!quick) {
+        /* long float chains */
+        cases[n++] = (Case){ 1920, 1080, 10, VMAF_PIX_FMT_YUV420P, 3, "enable_mse=true", "", 0 };
+        cases[n++] = (Case){ 3840, 2160, 8, VMAF_PIX_FMT_YUV420P, 5, "enable_apsnr=true", "", 0 };
+        cases[n++] = (Case){ 3840, 2160, 10, VMAF_PIX_FMT_YUV422P, 2, "", "", 0 };
+        cases[n++] = (Case){ 3840, 2160, 12, VMAF_PIX_FMT_YUV444P, 2, "", "enable_chroma=false",
+                             0 };
+        cases[n++] = (Case){ 3840, 2160, 16, VMAF_PIX_FMT_YUV400P, 2, "enable_mse=true", NULL, 0 };
+    }
+    for (unsigned i = 0; i < n; i++)
+        run_case(&cases[i]);
+    ordered_sum_tests(quick);
+    printf("%u/%u checks passed\n", checks - failures, checks);
+    return failures ? 1 : 0;
+}
