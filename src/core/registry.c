@@ -5,12 +5,31 @@
 #include "core/registry.h"
 #include "feature/motion.h"
 #include "feature/psnr.h"
+#include "feature/psnr_hvs.h"
+#include "feature/ssim.h"
+#if LOCKSTEP_HAVE_CUDA
+#include "cuda/extractors.h"
+#endif
+#if LOCKSTEP_HAVE_OPENCL
+#include "opencl/extractors.h"
+#endif
 
 const LsExtractor *const ls_extractors[] = {
     &ls_fex_psnr,
     &ls_fex_float_psnr,
+    &ls_fex_psnr_hvs,
     &ls_fex_float_motion,
     &ls_fex_motion,
+    &ls_fex_float_ssim,
+    &ls_fex_ssim,
+#if LOCKSTEP_HAVE_CUDA
+    &ls_fex_psnr_cuda,
+    &ls_fex_psnr_hvs_cuda,
+#endif
+#if LOCKSTEP_HAVE_OPENCL
+    &ls_fex_psnr_opencl,
+    &ls_fex_psnr_hvs_opencl,
+#endif
     NULL,
 };
 

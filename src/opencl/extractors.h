@@ -1,0 +1,10 @@
+/* The OpenCL twins, for the registry. */
+#ifndef LOCKSTEP_OPENCL_EXTRACTORS_H
+#define LOCKSTEP_OPENCL_EXTRACTORS_H
+
+#include "core/extractor.h"
+
+extern const LsExtractor ls_fex_psnr_opencl;
+extern const LsExtractor ls_fex_psnr_hvs_opencl;
+
+#endif

@@ -1,0 +1,34 @@
+/* psnr twin: integer SSE of each row of a plane (exact, so any order), one work-group per row.
+ * The plane is packed: rows of w samples, bytes or 16-bit words. */
+
+__kernel void ls_psnr_row_sse(__global const uchar *ref, __global const uchar *dis, ulong offset,
+                              uint w, uint wide, __global ulong *row_sse, uint row_base)
+{
+    __local ulong red[LS_WG];
+    const uint lid = get_local_id(0), y = get_group_id(0);
+    ulong sum = 0;
+    if (wide) {
+        __global const ushort *r = (__global const ushort *)(ref + offset) + (ulong)y * w;
+        __global const ushort *d = (__global const ushort *)(dis + offset) + (ulong)y * w;
+        for (uint x = lid; x < w; x += LS_WG) {
+            const uint e = (uint)((int)r[x] - (int)d[x]);
+            sum += e * e; /* |e| < 2^16: the square is right modulo 2^32, hence exact */
+        }
+    } else {
+        __global const uchar *r = ref + offset + (ulong)y * w;
+        __global const uchar *d = dis + offset + (ulong)y * w;
+        for (uint x = lid; x < w; x += LS_WG) {
+            const uint e = (uint)((int)r[x] - (int)d[x]);
+            sum += e * e;
+        }
+    }
+    red[lid] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint step = LS_WG / 2; step; step >>= 1) {
+        if (lid < step)
+            red[lid] += red[lid + step];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (!lid)
+        row_sse[row_base + y] = red[0];
+}

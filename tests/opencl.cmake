@@ -1,0 +1,27 @@
+# OpenCL backend: the integer fp32 arithmetic of src/opencl/fp32_exact.h against the host's double
+# expressions (host and device), the no-double rule of the kernel sources, and each OpenCL twin
+# against its CPU extractor through the public API (synthetic frames and every public fixture).
+# Device tests exit 77 (skip) when no OpenCL device answers. LOCKSTEP_OPENCL_DEVICE=<text> and
+# LOCKSTEP_GPU=<n> choose the device.
+add_test(NAME opencl_no_double
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/opencl_no_double.py
+                 ${CMAKE_C_COMPILER} ${PROJECT_SOURCE_DIR}/src)
+
+if(LOCKSTEP_HAVE_OPENCL)
+  add_executable(test_opencl_fp32 ${CMAKE_CURRENT_LIST_DIR}/test_opencl_fp32.c)
+  target_include_directories(test_opencl_fp32 PRIVATE ${PROJECT_SOURCE_DIR}/src ${OPENCL_INCLUDE_DIR})
+  target_link_libraries(test_opencl_fp32 PRIVATE lockstep)
+  add_test(NAME opencl_fp32_host COMMAND test_opencl_fp32 host)
+  add_test(NAME opencl_fp32_device COMMAND test_opencl_fp32 device)
+  set_tests_properties(opencl_fp32_device PROPERTIES SKIP_RETURN_CODE 77)
+
+  add_executable(test_opencl ${CMAKE_CURRENT_LIST_DIR}/test_opencl.c)
+  target_include_directories(test_opencl PRIVATE ${PROJECT_SOURCE_DIR}/src ${OPENCL_INCLUDE_DIR})
+  target_link_libraries(test_opencl PRIVATE lockstep lockstep_input)
+  add_test(NAME opencl COMMAND test_opencl ${LS_FIXTURE_DIR})
+  set_tests_properties(opencl PROPERTIES FIXTURES_REQUIRED fixtures SKIP_RETURN_CODE 77)
+  # the integer emulation of the block divisions, forced on a device that would not need it
+  add_test(NAME opencl_emulated_division COMMAND test_opencl --synthetic-only)
+  set_tests_properties(opencl_emulated_division PROPERTIES SKIP_RETURN_CODE 77
+                       ENVIRONMENT LOCKSTEP_OPENCL_EMULATE_DIV_SQRT=1)
+endif()
