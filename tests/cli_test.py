@@ -148,6 +148,20 @@ def main():
         many, e2 = report(feats + ["--threads", t])
         check(f"--threads {t} report equals --threads 0", one is not None and one == many, e1 + e2)
 
+    # Every extractor at 1080p, where frames are also read ahead by several threads.
+    big = ["-r", os.path.join(fx, "p09_ref.y4m"), "-d", os.path.join(fx, "p09_dis.y4m")]
+    listing = run(cli, ["--list-extractors"]).stdout.split("\n")
+    every = [w for l in listing if l.endswith(" cpu") for w in ("--feature", l.split()[0])]
+    one, e1 = report(big + every + ["--threads", "0"])
+    many, e2 = report(big + every + ["--threads", "2"])
+    check(f"all {len(every) // 2} extractors: --threads 2 equals --threads 0 at 1080p",
+          one is not None and one == many, e1 + e2)
+    cut, e3 = report(big + every + ["--threads", "2", "--frame_cnt", "4", "--frame_skip_ref", "1",
+                                    "--frame_skip_dist", "1"])
+    check("read-ahead with skips and --frame_cnt scores frames 1..4", cut is not None and
+          [f["metrics"]["psnr_y"] for f in cut["frames"]] ==
+          [f["metrics"]["psnr_y"] for f in one["frames"][1:5]], e3)
+
     # Frame selection.
     sub, e = report(["--feature", "psnr", "--subsample", "3"])
     check("--subsample 3 prints frames 0,3,6..", sub is not None and

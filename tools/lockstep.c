@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli_parse.h"
+#include "frame_reader.h"
 #include "input/input.h"
 #include "lockstep/lockstep.h"
 
@@ -99,23 +100,6 @@ static VmafContext *make_context(const CliSettings *s, enum LockstepBackend back
     return ctx;
 }
 
-static int skip_frames(LsInput *in, unsigned n, const char *path)
-{
-    char err[512];
-    for (unsigned i = 0; i < n; i++) {
-        const int r = ls_input_skip(in, err, sizeof(err));
-        if (r < 0) {
-            fprintf(stderr, "%s\n", err);
-            return -1;
-        }
-        if (r == 0) {
-            fprintf(stderr, "%s: ended while skipping frames (%u of %u skipped)\n", path, i, n);
-            return -1;
-        }
-    }
-    return 0;
-}
-
 static void copy_picture(VmafPicture *dst, const VmafPicture *src)
 {
     for (unsigned p = 0; p < 3 && src->data[p]; p++)
@@ -170,6 +154,7 @@ int main(int argc, char **argv)
     int ret = EXIT_RUNTIME;
     char err[512];
     LsInput *ref_in = NULL, *dist_in = NULL;
+    FrameReader *reader = NULL;
     VmafContext *ctx = NULL, *twin = NULL;
     const LsRawParams *raw = s.raw_given ? &s.raw : NULL;
 
@@ -190,45 +175,24 @@ int main(int argc, char **argv)
         goto out;
     if (s.parity && !(twin = make_context(&s, s.parity_backend)))
         goto out;
-    VmafPictureConfiguration pcfg = {
-        .pic_params = { .w = ri->w, .h = ri->h, .bpc = ri->bpc, .pix_fmt = ri->fmt },
-        .pic_cnt = s.threads ? (s.threads + 1) * 2 + 1 : 4,
-    };
-    if (vmaf_preallocate_pictures(ctx, pcfg)) {
-        fprintf(stderr, "problem with picture pool\n");
+    const VmafConfiguration rcfg = { .n_threads = s.threads };
+    if (frame_reader_open(&reader, ctx, &rcfg, ref_in, dist_in, s.skip_ref, s.skip_dist, s.frame_cnt)) {
+        fprintf(stderr, "problem with picture pool or reader threads\n");
         goto out;
     }
-    if (skip_frames(ref_in, s.skip_ref, s.ref_path) || skip_frames(dist_in, s.skip_dist, s.dist_path))
-        goto out;
 
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     unsigned n = 0;
     for (;; n++) {
-        if (s.frame_cnt && n >= s.frame_cnt)
-            break;
         VmafPicture ref, dist;
-        vmaf_fetch_preallocated_picture(ctx, &ref);
-        vmaf_fetch_preallocated_picture(ctx, &dist);
-        const int rr = ls_input_read(ref_in, &ref, err, sizeof(err));
-        if (rr < 0)
-            fprintf(stderr, "%s\n", err);
-        const int rd = rr < 0 ? 0 : ls_input_read(dist_in, &dist, err, sizeof(err));
-        if (rd < 0)
-            fprintf(stderr, "%s\n", err);
-        if (rr <= 0 || rd <= 0) {
-            vmaf_picture_unref(&ref);
-            vmaf_picture_unref(&dist);
-            if (rr < 0 || rd < 0)
-                goto out;
-            if (rr != rd) {
-                fprintf(stderr, "\"%s\" ended before \"%s\" (after %u frames): the inputs must have "
-                                "the same number of frames (see --frame_cnt)\n",
-                        rr ? s.dist_path : s.ref_path, rr ? s.ref_path : s.dist_path, n);
-                goto out;
-            }
-            break;
+        const int r = frame_reader_next(reader, &ref, &dist, err, sizeof(err));
+        if (r < 0) {
+            fprintf(stderr, "%s%s\n", tty ? "\n" : "", err);
+            goto out;
         }
+        if (r == 0)
+            break;
         if (tty)
             progress(n + 1, t0);
         if (twin) {
@@ -273,6 +237,7 @@ int main(int argc, char **argv)
     }
     ret = twin ? report_parity(ctx, twin, n, lockstep_backend_name(s.parity_backend)) : 0;
 out:
+    frame_reader_close(reader);
     vmaf_close(twin);
     vmaf_close(ctx);
     ls_input_close(ref_in);

@@ -29,8 +29,14 @@ typedef struct Slot {
     int busy;                    /* TEMPORAL: a call is running */
 } Slot;
 
+/* The jobs of one frame: the frame counts as in flight until its last job is done. */
+typedef struct FrameJobs {
+    unsigned pending;
+} FrameJobs;
+
 typedef struct Job {
     Slot *slot;
+    FrameJobs *frame;
     VmafPicture ref, dist;
     unsigned index;
     struct Job *next;
@@ -57,7 +63,7 @@ struct VmafContext {
     pthread_mutex_t lock;
     pthread_cond_t work, done;
     Job *head, *tail;
-    unsigned queued, running, in_flight_frames;
+    unsigned queued, running, frames_in_flight;
     int stop;
     int error;                   /* first extractor error, sticky */
     char error_msg[1024];
@@ -158,6 +164,10 @@ static void *worker(void *arg)
         if (j->slot->fex.ex->flags & LS_FEX_TEMPORAL)
             j->slot->busy = 0;
         ctx->running--;
+        if (!--j->frame->pending) {
+            free(j->frame);
+            ctx->frames_in_flight--;
+        }
         free(j);
         pthread_cond_broadcast(&ctx->work);
         pthread_cond_broadcast(&ctx->done);
@@ -166,17 +176,31 @@ static void *worker(void *arg)
     return NULL;
 }
 
-static int submit(VmafContext *ctx, Slot *s, const VmafPicture *ref, const VmafPicture *dist,
-                  unsigned index)
+static int submit(VmafContext *ctx, FrameJobs **frame, Slot *s, const VmafPicture *ref,
+                  const VmafPicture *dist, unsigned index)
 {
     Job *j = calloc(1, sizeof(*j));
     if (!j)
         return -ENOMEM;
+    if (!*frame) {
+        if (!(*frame = calloc(1, sizeof(**frame)))) {
+            free(j);
+            return -ENOMEM;
+        }
+        /* the submitter's own hold, released by release_frame once every job is queued, so
+         * that a fast first job cannot retire the frame while later ones are being added */
+        (*frame)->pending = 1;
+        pthread_mutex_lock(&ctx->lock);
+        ctx->frames_in_flight++;
+        pthread_mutex_unlock(&ctx->lock);
+    }
+    j->frame = *frame;
     j->slot = s;
     ls_picture_ref(&j->ref, ref);
     ls_picture_ref(&j->dist, dist);
     j->index = index;
     pthread_mutex_lock(&ctx->lock);
+    j->frame->pending++;
     if (ctx->tail)
         ctx->tail->next = j;
     else
@@ -188,13 +212,32 @@ static int submit(VmafContext *ctx, Slot *s, const VmafPicture *ref, const VmafP
     return 0;
 }
 
-/* Bounds the frames held by queued jobs, so memory stays constant however fast the reader is. */
-static void wait_queue_below(VmafContext *ctx, unsigned limit)
+static void release_frame(VmafContext *ctx, FrameJobs *frame)
+{
+    if (!frame)
+        return;
+    pthread_mutex_lock(&ctx->lock);
+    if (!--frame->pending) {
+        free(frame);
+        ctx->frames_in_flight--;
+        pthread_cond_broadcast(&ctx->done);
+    }
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+/* Bounds the frames held by unfinished jobs, so memory stays constant however fast the reader is:
+ * at most n_threads + 1 frames (lockstep_max_frames_held) besides the one being handed in. */
+static void wait_frames_below(VmafContext *ctx, unsigned limit)
 {
     pthread_mutex_lock(&ctx->lock);
-    while (ctx->queued + ctx->running > limit)
+    while (ctx->frames_in_flight > limit)
         pthread_cond_wait(&ctx->done, &ctx->lock);
     pthread_mutex_unlock(&ctx->lock);
+}
+
+unsigned lockstep_max_frames_held(const VmafConfiguration *cfg)
+{
+    return cfg->n_threads ? cfg->n_threads + 1 : 0;
 }
 
 /* ---- API ---- */
@@ -499,7 +542,7 @@ static int flush(VmafContext *ctx)
 {
     if (ctx->flushed)
         return -EINVAL;
-    wait_queue_below(ctx, 0);
+    wait_frames_below(ctx, 0);
     ctx->flushed = 1;
     int err = finish_error(ctx);
     if (err)
@@ -546,6 +589,7 @@ int vmaf_read_pictures(VmafContext *ctx, VmafPicture *ref, VmafPicture *dist, un
     if (err)
         return err;
     const int sync = !ctx->n_thread || ctx->pic_cnt == 0;
+    FrameJobs *frame = NULL;
     for (unsigned i = 0; i < ctx->n_slot && !err; i++) {
         Slot *s = ctx->slot[i];
         if (!runs_on(ctx, s, index))
@@ -553,15 +597,16 @@ int vmaf_read_pictures(VmafContext *ctx, VmafPicture *ref, VmafPicture *dist, un
         if (sync || (s->fex.ex->flags & LS_FEX_SERIAL))
             err = run_extract(ctx, s, ref, dist, index) ? finish_error(ctx) : 0;
         else
-            err = submit(ctx, s, ref, dist, index);
+            err = submit(ctx, &frame, s, ref, dist, index);
     }
+    release_frame(ctx, frame);
     if (err)
         return err;
     ctx->pic_cnt++;
     vmaf_picture_unref(ref);
     vmaf_picture_unref(dist);
     if (ctx->n_thread)
-        wait_queue_below(ctx, 4 * ctx->n_thread * (ctx->n_slot ? ctx->n_slot : 1));
+        wait_frames_below(ctx, lockstep_max_frames_held(&ctx->cfg));
     return 0;
 }
 
@@ -622,7 +667,7 @@ int vmaf_close(VmafContext *ctx)
     if (!ctx)
         return -EINVAL;
     if (ctx->n_thread) {
-        wait_queue_below(ctx, 0);
+        wait_frames_below(ctx, 0);
         pthread_mutex_lock(&ctx->lock);
         ctx->stop = 1;
         pthread_cond_broadcast(&ctx->work);

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include "input/input_internal.h"
 
@@ -37,6 +39,9 @@ struct LsInput {
     int error;
     char error_msg[512];
     unsigned char *skip_buffer;
+    /* reads at any frame index (regular files whose frames all start with "FRAME\n") */
+    int seekable;
+    off_t data_start;
 };
 
 static size_t stream_read(LsInput *in, void *dst, size_t n)
@@ -235,6 +240,108 @@ static int detect_and_open(LsInput *in, const LsRawParams *raw, char *err, size_
     return 0;
 }
 
+static int swap_needed(void);
+
+/* A regular file whose first frame starts with a bare "FRAME\n" (or raw YUV) can be read at any
+ * frame index with pread: frame n starts at data_start + n * (marker + payload). */
+static void find_frames(LsInput *in)
+{
+    struct stat st;
+    const int fd = fileno(in->file);
+    if (!in->close_file || fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode))
+        return;
+    const long pos = ftell(in->file);
+    if (pos < 0)
+        return;
+    in->data_start = (off_t)pos - (off_t)(in->head_len - in->head_pos);
+    if (in->info.y4m) {
+        char marker[6];
+        const ssize_t got = pread(fd, marker, sizeof(marker), in->data_start);
+        if (got > 0 && (got != (ssize_t)sizeof(marker) || memcmp(marker, "FRAME\n", 6)))
+            return;
+    }
+    in->seekable = 1;
+}
+
+bool ls_input_can_read_at(const LsInput *in)
+{
+    return in->seekable;
+}
+
+int ls_input_read_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err, size_t err_len)
+{
+    const LsFrameGeometry *geo = &in->geo;
+    if (!in->seekable)
+        return fail(err, err_len, in->name, -EINVAL, "input cannot be read at a frame index");
+    if (!pic || pic->pix_fmt != in->info.fmt || pic->bpc != in->info.bpc ||
+        pic->w[0] != in->info.w || pic->h[0] != in->info.h)
+        return fail(err, err_len, in->name, -EINVAL,
+                    "picture does not have the input's geometry");
+    const int fd = fileno(in->file);
+    const size_t marker = in->info.y4m ? 6 : 0;
+    off_t off = in->data_start + (off_t)(frame * (marker + in->info.frame_bytes));
+    if (marker) {
+        char m[6];
+        const ssize_t got = pread(fd, m, sizeof(m), off);
+        if (got < 0)
+            return fail(err, err_len, in->name, -errno, "read error at frame %llu: %s",
+                        (unsigned long long)frame, strerror(errno));
+        if (got == 0)
+            return 0;
+        if (got < 6 && !memcmp(m, "FRAME\n", (size_t)got))
+            return fail(err, err_len, in->name, -EIO,
+                        "truncated frame %llu: got %zd of %zu bytes (inside the FRAME marker)",
+                        (unsigned long long)frame, got, in->info.frame_bytes + 6);
+        if (got < 6 || memcmp(m, "FRAME\n", 6))
+            return fail(err, err_len, in->name, -EIO,
+                        "lost FRAME marker at frame %llu: not a frame boundary (frame parameters, "
+                        "or the header or an earlier frame has the wrong size)",
+                        (unsigned long long)frame);
+        off += 6;
+    }
+    size_t total = 0;
+    for (unsigned p = 0; p < geo->n_planes; p++) {
+        unsigned char *data = pic->data[p];
+        const size_t row = geo->row_bytes[p];
+        const int contiguous = (size_t)pic->stride[p] == row;
+        for (unsigned y = 0; y < (contiguous ? 1 : geo->h[p]); y++) {
+            const size_t want = contiguous ? geo->plane_bytes[p] : row;
+            unsigned char *dst = data + (size_t)y * (size_t)pic->stride[p];
+            size_t have = 0;
+            while (have < want) {
+                const ssize_t got = pread(fd, dst + have, want - have, off);
+                if (got < 0 && errno == EINTR)
+                    continue;
+                if (got < 0)
+                    return fail(err, err_len, in->name, -errno, "read error at frame %llu: %s",
+                                (unsigned long long)frame, strerror(errno));
+                if (got == 0)
+                    break;
+                have += (size_t)got;
+                off += got;
+            }
+            total += have;
+            if (have != want) {
+                if (!marker && total == 0)
+                    return 0; /* raw: a clean end of file */
+                return fail(err, err_len, in->name, -EIO, "truncated frame %llu: got %zu of %zu bytes",
+                            (unsigned long long)frame, total, in->info.frame_bytes);
+            }
+        }
+        if (geo->bytes_per_sample == 2 && swap_needed()) {
+            for (unsigned y = 0; y < geo->h[p]; y++) {
+                uint8_t *r = data + (size_t)y * (size_t)pic->stride[p];
+                for (size_t x = 0; x < row; x += 2) {
+                    const uint8_t t = r[x];
+                    r[x] = r[x + 1];
+                    r[x + 1] = t;
+                }
+            }
+        }
+    }
+    return 1;
+}
+
 int ls_input_open(LsInput **out, const char *path, const LsRawParams *raw, char *err,
                   size_t err_len)
 {
@@ -295,6 +402,7 @@ int ls_input_open(LsInput **out, const char *path, const LsRawParams *raw, char 
         fail(err, err_len, in->name, ret, "%s", why);
         goto error;
     }
+    find_frames(in);
     *out = in;
     return 0;
 

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lockstep/picture.h"
 
@@ -34,6 +35,11 @@ const LsVideoInfo *ls_input_info(const LsInput *in);
  * info's fmt, bpc, w, h). Returns 1 when a frame was read, 0 at a clean end of file, a negative
  * errno with a message in err on a truncated frame, a lost FRAME marker or a read error. */
 int ls_input_read(LsInput *in, VmafPicture *pic, char *err, size_t err_len);
+/* Regular files (not pipes) whose frames carry no FRAME parameters can also be read at any frame
+ * index, from several threads at once: same returns as ls_input_read, frames counted from the
+ * first frame of the file. */
+bool ls_input_can_read_at(const LsInput *in);
+int ls_input_read_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err, size_t err_len);
 /* Skips one frame; same returns as ls_input_read. */
 int ls_input_skip(LsInput *in, char *err, size_t err_len);
 void ls_input_close(LsInput *in);

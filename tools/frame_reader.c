@@ -1,0 +1,242 @@
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "frame_reader.h"
+
+#define MAX_READERS 8
+
+typedef struct Pair {
+    int ready;
+    int rr, rd;          /* ls_input_read_at results for reference and distorted */
+    VmafPicture ref, dist;
+    char err[512];
+} Pair;
+
+struct FrameReader {
+    VmafContext *ctx;
+    LsInput *ref, *dist;
+    const char *ref_name, *dist_name;
+    unsigned skip_ref, skip_dist, limit;
+    unsigned n_delivered;
+
+    /* parallel reading */
+    pthread_t thread[MAX_READERS];
+    unsigned n_threads;
+    pthread_mutex_t claim;   /* orders claims and picture fetches by frame index */
+    pthread_mutex_t lock;    /* the ring */
+    pthread_cond_t cond;
+    Pair *ring;
+    unsigned ring_size, next_claim;
+    int stop;
+};
+
+static void *reader_thread(void *arg)
+{
+    FrameReader *fr = arg;
+    for (;;) {
+        /* pictures are taken in frame order, so frame n never waits for a picture held by a
+         * later frame; the ring lock stays free meanwhile for the consumer */
+        pthread_mutex_lock(&fr->claim);
+        pthread_mutex_lock(&fr->lock);
+        while (!fr->stop && (fr->next_claim >= fr->limit ||
+                             fr->next_claim >= fr->n_delivered + fr->ring_size))
+            pthread_cond_wait(&fr->cond, &fr->lock);
+        if (fr->stop) {
+            pthread_mutex_unlock(&fr->lock);
+            pthread_mutex_unlock(&fr->claim);
+            return NULL;
+        }
+        const unsigned n = fr->next_claim++;
+        Pair *p = &fr->ring[n % fr->ring_size];
+        pthread_mutex_unlock(&fr->lock);
+        VmafPicture ref, dist;
+        vmaf_fetch_preallocated_picture(fr->ctx, &ref);
+        vmaf_fetch_preallocated_picture(fr->ctx, &dist);
+        pthread_mutex_unlock(&fr->claim);
+        char err[512] = "";
+        const int rr = ls_input_read_at(fr->ref, fr->skip_ref + (uint64_t)n, &ref, err, sizeof(err));
+        const int rd = rr < 0 ? 0 : ls_input_read_at(fr->dist, fr->skip_dist + (uint64_t)n, &dist,
+                                                     err, sizeof(err));
+        pthread_mutex_lock(&fr->lock);
+        p->ref = ref;
+        p->dist = dist;
+        p->rr = rr;
+        p->rd = rd;
+        snprintf(p->err, sizeof(p->err), "%s", err);
+        p->ready = 1;
+        pthread_cond_broadcast(&fr->cond);
+        pthread_mutex_unlock(&fr->lock);
+    }
+}
+
+static int skip_frames(LsInput *in, unsigned n, char *err, size_t len)
+{
+    for (unsigned i = 0; i < n; i++) {
+        const int r = ls_input_skip(in, err, len);
+        if (r <= 0)
+            return r;
+    }
+    return 1;
+}
+
+int frame_reader_open(FrameReader **out, VmafContext *ctx, const VmafConfiguration *cfg,
+                      LsInput *ref, LsInput *dist, unsigned skip_ref, unsigned skip_dist,
+                      unsigned limit)
+{
+    FrameReader *fr = calloc(1, sizeof(*fr));
+    if (!fr)
+        return -ENOMEM;
+    fr->ctx = ctx;
+    fr->ref = ref;
+    fr->dist = dist;
+    fr->skip_ref = skip_ref;
+    fr->skip_dist = skip_dist;
+    fr->limit = limit ? limit : ~0u;
+    pthread_mutex_init(&fr->claim, NULL);
+    pthread_mutex_init(&fr->lock, NULL);
+    pthread_cond_init(&fr->cond, NULL);
+    const LsVideoInfo *info = ls_input_info(ref);
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    /* below ~256 KB a frame reads faster than threads hand it over */
+    if (ls_input_can_read_at(ref) && ls_input_can_read_at(dist) && info->frame_bytes >= (256u << 10)) {
+        fr->n_threads = cpus >= 4 ? (unsigned)(cpus / 2) : 2;
+        if (fr->n_threads > MAX_READERS)
+            fr->n_threads = MAX_READERS;
+        fr->ring_size = 2 * fr->n_threads;
+    }
+    const VmafPictureConfiguration pcfg = {
+        .pic_params = { .w = info->w, .h = info->h, .bpc = info->bpc, .pix_fmt = info->fmt },
+        /* two pictures for each frame read ahead, each frame the context still holds, and the
+         * pair being handed in */
+        .pic_cnt = 2 * (fr->ring_size + lockstep_max_frames_held(cfg) + 2),
+    };
+    int err = vmaf_preallocate_pictures(ctx, pcfg);
+    if (err)
+        goto fail;
+    if (fr->n_threads) {
+        fr->ring = calloc(fr->ring_size, sizeof(*fr->ring));
+        if (!fr->ring) {
+            err = -ENOMEM;
+            goto fail;
+        }
+        for (unsigned i = 0; i < fr->n_threads; i++) {
+            if (pthread_create(&fr->thread[i], NULL, reader_thread, fr)) {
+                fr->n_threads = i;
+                err = -ENOMEM;
+                goto fail;
+            }
+        }
+    }
+    *out = fr;
+    return 0;
+fail:
+    frame_reader_close(fr);
+    return err;
+}
+
+static int finish_pair(FrameReader *fr, int rr, int rd, const char *why, VmafPicture *ref,
+                       VmafPicture *dist, char *err, size_t len)
+{
+    if (rr > 0 && rd > 0) {
+        fr->n_delivered++;
+        return 1;
+    }
+    vmaf_picture_unref(ref);
+    vmaf_picture_unref(dist);
+    if (rr < 0 || rd < 0) {
+        snprintf(err, len, "%s", why);
+        return rr < 0 ? rr : rd;
+    }
+    if (rr != rd) {
+        snprintf(err, len,
+                 "the %s input ended before the %s one (after %u frames): the inputs must have "
+                 "the same number of frames (see --frame_cnt)",
+                 rr ? "distorted" : "reference", rr ? "reference" : "distorted", fr->n_delivered);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+int frame_reader_next(FrameReader *fr, VmafPicture *ref, VmafPicture *dist, char *err,
+                      size_t err_len)
+{
+    if (fr->n_delivered >= fr->limit)
+        return 0;
+    if (!fr->n_threads) {
+        if (fr->n_delivered == 0) {
+            int r = skip_frames(fr->ref, fr->skip_ref, err, err_len);
+            if (r == 0)
+                snprintf(err, err_len, "the reference input has no frame after skipping %u", fr->skip_ref);
+            if (r <= 0)
+                return r ? r : -EINVAL;
+            r = skip_frames(fr->dist, fr->skip_dist, err, err_len);
+            if (r == 0)
+                snprintf(err, err_len, "the distorted input has no frame after skipping %u", fr->skip_dist);
+            if (r <= 0)
+                return r ? r : -EINVAL;
+        }
+        vmaf_fetch_preallocated_picture(fr->ctx, ref);
+        vmaf_fetch_preallocated_picture(fr->ctx, dist);
+        char why[512] = "";
+        const int rr = ls_input_read(fr->ref, ref, why, sizeof(why));
+        const int rd = rr < 0 ? 0 : ls_input_read(fr->dist, dist, why, sizeof(why));
+        return finish_pair(fr, rr, rd, why, ref, dist, err, err_len);
+    }
+    pthread_mutex_lock(&fr->lock);
+    Pair *p = &fr->ring[fr->n_delivered % fr->ring_size];
+    while (!p->ready)
+        pthread_cond_wait(&fr->cond, &fr->lock);
+    p->ready = 0;
+    *ref = p->ref;
+    *dist = p->dist;
+    const int rr = p->rr, rd = p->rd;
+    char why[512];
+    snprintf(why, sizeof(why), "%s", p->err);
+    int ret = finish_pair(fr, rr, rd, why, ref, dist, err, err_len);
+    if (ret == 0 && fr->n_delivered == 0 && (fr->skip_ref || fr->skip_dist))
+        snprintf(err, err_len, "no frames left after skipping"), ret = -EINVAL;
+    pthread_cond_broadcast(&fr->cond);
+    pthread_mutex_unlock(&fr->lock);
+    return ret;
+}
+
+unsigned frame_reader_threads(const FrameReader *fr) { return fr->n_threads; }
+
+void frame_reader_close(FrameReader *fr)
+{
+    if (!fr)
+        return;
+    pthread_mutex_lock(&fr->lock);
+    fr->stop = 1;
+    pthread_cond_broadcast(&fr->cond);
+    pthread_mutex_unlock(&fr->lock);
+    /* a reader blocked on the pool gets a picture back as these are released */
+    for (unsigned i = 0; i < fr->ring_size; i++) {
+        pthread_mutex_lock(&fr->lock);
+        Pair *p = &fr->ring[i];
+        if (p->ready) {
+            vmaf_picture_unref(&p->ref);
+            vmaf_picture_unref(&p->dist);
+            p->ready = 0;
+        }
+        pthread_mutex_unlock(&fr->lock);
+    }
+    for (unsigned i = 0; i < fr->n_threads; i++)
+        pthread_join(fr->thread[i], NULL);
+    for (unsigned i = 0; i < fr->ring_size; i++) {
+        Pair *p = &fr->ring[i];
+        if (p->ready) {
+            vmaf_picture_unref(&p->ref);
+            vmaf_picture_unref(&p->dist);
+        }
+    }
+    pthread_mutex_destroy(&fr->claim);
+    pthread_mutex_destroy(&fr->lock);
+    pthread_cond_destroy(&fr->cond);
+    free(fr->ring);
+    free(fr);
+}

@@ -1,0 +1,24 @@
+/* Frame pairs for the CLI, in order: read in the calling thread, or — for regular files with large
+ * frames — by several threads ahead of the scoring, each reading whole frames at their offsets
+ * (pread), so that reading neither serialises with scoring nor caps a GPU backend's throughput. */
+#ifndef LOCKSTEP_TOOLS_FRAME_READER_H
+#define LOCKSTEP_TOOLS_FRAME_READER_H
+
+#include "input/input.h"
+#include "lockstep/lockstep.h"
+
+typedef struct FrameReader FrameReader;
+
+/* Pictures come from ctx's pool, which this sizes (vmaf_preallocate_pictures): call before any
+ * other use of the pool. limit: frames to deliver at most (0 = all). */
+int frame_reader_open(FrameReader **fr, VmafContext *ctx, const VmafConfiguration *cfg,
+                      LsInput *ref, LsInput *dist, unsigned skip_ref, unsigned skip_dist,
+                      unsigned limit);
+/* 1: a pair was read (the caller owns both pictures); 0: both inputs ended together; negative:
+ * an error, described in err (a truncated or unreadable frame, inputs of different lengths). */
+int frame_reader_next(FrameReader *fr, VmafPicture *ref, VmafPicture *dist, char *err,
+                      size_t err_len);
+unsigned frame_reader_threads(const FrameReader *fr);
+void frame_reader_close(FrameReader *fr);
+
+#endif
