@@ -162,6 +162,21 @@ def main():
           [f["metrics"]["psnr_y"] for f in cut["frames"]] ==
           [f["metrics"]["psnr_y"] for f in one["frames"][1:5]], e3)
 
+    # Parity mode and GPU backends as the CLI reports them.
+    for backend in ("opencl", "cuda"):
+        built = any(l.endswith(" " + backend) for l in listing)
+        p = run(cli, ["-r", ref, "-d", dis, "--feature", "psnr=enable_apsnr=true", "--feature", "psnr_hvs",
+                      "--parity", backend, "-q", "--frame_cnt", "6"])
+        if p.returncode == 0:
+            check(f"--parity {backend}: bit-identical", "parity bit-identical" in p.stdout, p.stdout)
+        else:
+            # no device here: a one-line refusal that names the backend, never a silent CPU run
+            lines = [l for l in p.stderr.splitlines() if l.strip()]
+            ok = p.returncode == 255 and len(lines) == 1 and backend in lines[0]
+            check(f"--parity {backend} without a device ({'built' if built else 'not built'}) "
+                  f"is refused", ok, p.stderr.strip())
+            print(f"     (SKIP {backend} parity: {lines[-1] if lines else ''})")
+
     # Frame selection.
     sub, e = report(["--feature", "psnr", "--subsample", "3"])
     check("--subsample 3 prints frames 0,3,6..", sub is not None and

@@ -106,10 +106,11 @@ static void copy_picture(VmafPicture *dst, const VmafPicture *src)
         memcpy(dst->data[p], src->data[p], (size_t)src->stride[p] * src->h[p]);
 }
 
-/* Parity: every feature of the CPU run against the same feature of the GPU run. */
+/* Parity: every per-frame feature and every aggregate of the CPU run against the GPU run. */
 static int report_parity(VmafContext *cpu, VmafContext *gpu, unsigned n_frames, const char *name)
 {
-    int bad_total = 0;
+    static const char *const aggregates[] = { "apsnr_y", "apsnr_cb", "apsnr_cr" };
+    unsigned bad_total = 0, values = 0;
     printf("parity cpu vs %s over %u frames:\n", name, n_frames);
     printf("  %-28s %-14s %s\n", "feature", "max |diff|", "frames not bit-identical");
     for (unsigned f = 0; f < lockstep_feature_count(cpu); f++) {
@@ -122,6 +123,7 @@ static int report_parity(VmafContext *cpu, VmafContext *gpu, unsigned n_frames, 
             const int eb = vmaf_feature_score_at_index(gpu, feature, &b, i);
             if (ea && eb)
                 continue;
+            values++;
             if (ea != eb || memcmp(&a, &b, sizeof(a))) {
                 differ++;
                 const double d = (ea || eb) ? INFINITY : fabs(a - b);
@@ -132,7 +134,20 @@ static int report_parity(VmafContext *cpu, VmafContext *gpu, unsigned n_frames, 
         printf("  %-28s %-14.6g %u\n", feature, max_diff, differ);
         bad_total += differ;
     }
-    printf("%s\n", bad_total ? "PARITY FAILED" : "parity: bit-identical");
+    for (unsigned k = 0; k < sizeof(aggregates) / sizeof(aggregates[0]); k++) {
+        double a, b;
+        const int ea = lockstep_aggregate_score(cpu, aggregates[k], &a);
+        const int eb = lockstep_aggregate_score(gpu, aggregates[k], &b);
+        if (ea && eb)
+            continue;
+        values++;
+        const int same = !ea && !eb && !memcmp(&a, &b, sizeof(a));
+        printf("  %-28s %-14.6g %s\n", aggregates[k], same ? 0.0 : (ea || eb) ? INFINITY : fabs(a - b),
+               same ? "aggregate identical" : "aggregate DIFFERS");
+        bad_total += !same;
+    }
+    printf("%s: %u values compared, %u differ\n", bad_total ? "PARITY FAILED" : "parity bit-identical",
+           values, bad_total);
     return bad_total ? 3 : 0;
 }
 
