@@ -36,7 +36,8 @@ static const char usage_text[] =
     "  -c, --cpumask N           disable SIMD levels (bit 3: AVX2; 255: plain C everywhere)\n"
     "  --gpumask N               non-zero: no GPU\n"
     "  --backend B               auto, cpu, cuda or opencl (default cpu)\n"
-    "  --gpu N                   device index for the GPU backend (default 0)\n"
+    "  --gpu N|NAME              device index for the GPU backend (default 0); for OpenCL also a\n"
+    "                            name (\"NVIDIA\", \"Arc\", \"pthread\") matching \"platform: device\"\n"
     "  --parity B                score on the CPU and on backend B, print per feature the\n"
     "                            largest difference and the frames that are not bit-identical\n"
     "  -q, --quiet               no progress meter\n"
@@ -254,7 +255,15 @@ void cli_parse(int argc, char **argv, CliSettings *s)
         case OPT_SUBSAMPLE: s->subsample = parse_unsigned(optarg, "--subsample"); break;
         case OPT_GPUMASK: s->gpumask = parse_unsigned(optarg, "--gpumask"); break;
         case OPT_BACKEND: s->backend = parse_backend(optarg); break;
-        case OPT_GPU: s->gpu = (int)parse_unsigned(optarg, "--gpu"); break;
+        case OPT_GPU:
+            /* a number counts devices; anything else picks OpenCL devices by name */
+            if (optarg[0] >= '0' && optarg[0] <= '9') {
+                s->gpu = (int)parse_unsigned(optarg, "--gpu");
+            } else {
+                s->gpu = 0;
+                setenv("LOCKSTEP_OPENCL_DEVICE", optarg, 1);
+            }
+            break;
         case OPT_PARITY:
             s->parity = true;
             s->parity_backend = parse_backend(optarg);
