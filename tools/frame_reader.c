@@ -83,9 +83,8 @@ static int skip_frames(LsInput *in, unsigned n, char *err, size_t len)
     return 1;
 }
 
-int frame_reader_open(FrameReader **out, VmafContext *ctx, const VmafConfiguration *cfg,
-                      LsInput *ref, LsInput *dist, unsigned skip_ref, unsigned skip_dist,
-                      unsigned limit)
+int frame_reader_open(FrameReader **out, VmafContext *ctx, LsInput *ref, LsInput *dist,
+                      unsigned skip_ref, unsigned skip_dist, unsigned limit)
 {
     FrameReader *fr = calloc(1, sizeof(*fr));
     if (!fr)
@@ -112,7 +111,7 @@ int frame_reader_open(FrameReader **out, VmafContext *ctx, const VmafConfigurati
         .pic_params = { .w = info->w, .h = info->h, .bpc = info->bpc, .pix_fmt = info->fmt },
         /* two pictures for each frame read ahead, each frame the context still holds, and the
          * pair being handed in */
-        .pic_cnt = 2 * (fr->ring_size + lockstep_max_frames_held(cfg) + 2),
+        .pic_cnt = 2 * (fr->ring_size + lockstep_max_frames_held(ctx) + 2),
     };
     int err = vmaf_preallocate_pictures(ctx, pcfg);
     if (err)

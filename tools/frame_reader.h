@@ -9,11 +9,10 @@
 
 typedef struct FrameReader FrameReader;
 
-/* Pictures come from ctx's pool, which this sizes (vmaf_preallocate_pictures): call before any
- * other use of the pool. limit: frames to deliver at most (0 = all). */
-int frame_reader_open(FrameReader **fr, VmafContext *ctx, const VmafConfiguration *cfg,
-                      LsInput *ref, LsInput *dist, unsigned skip_ref, unsigned skip_dist,
-                      unsigned limit);
+/* Pictures come from ctx's pool, which this sizes (vmaf_preallocate_pictures): call after the
+ * features are registered and before any other use of the pool. limit: frames to deliver at most (0 = all). */
+int frame_reader_open(FrameReader **fr, VmafContext *ctx, LsInput *ref, LsInput *dist,
+                      unsigned skip_ref, unsigned skip_dist, unsigned limit);
 /* 1: a pair was read (the caller owns both pictures); 0: both inputs ended together; negative:
  * an error, described in err (a truncated or unreadable frame, inputs of different lengths). */
 int frame_reader_next(FrameReader *fr, VmafPicture *ref, VmafPicture *dist, char *err,

@@ -190,8 +190,7 @@ int main(int argc, char **argv)
         goto out;
     if (s.parity && !(twin = make_context(&s, s.parity_backend)))
         goto out;
-    const VmafConfiguration rcfg = { .n_threads = s.threads };
-    if (frame_reader_open(&reader, ctx, &rcfg, ref_in, dist_in, s.skip_ref, s.skip_dist, s.frame_cnt)) {
+    if (frame_reader_open(&reader, ctx, ref_in, dist_in, s.skip_ref, s.skip_dist, s.frame_cnt)) {
         fprintf(stderr, "problem with picture pool or reader threads\n");
         goto out;
     }

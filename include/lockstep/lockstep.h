@@ -96,9 +96,10 @@ const char *lockstep_last_error(void);
 /* The number of feature names in the collector, and the i-th one (as written, before aliasing). */
 unsigned lockstep_feature_count(VmafContext *vmaf);
 const char *lockstep_feature_name(VmafContext *vmaf, unsigned i);
-/* How many frames a context with this configuration may keep referenced after
- * vmaf_read_pictures returns (worker threads still scoring them): size picture pools with it. */
-unsigned lockstep_max_frames_held(const VmafConfiguration *cfg);
+/* How many frames the context may keep referenced after vmaf_read_pictures returns (worker
+ * threads still scoring them, GPU uploads in flight), once its features are registered: size
+ * picture pools with it. */
+unsigned lockstep_max_frames_held(VmafContext *vmaf);
 /* The i-th extractor built in (NULL past the end), and the backend it runs on. */
 const char *lockstep_extractor_name(unsigned i, enum LockstepBackend *backend);
 /* Aggregate metrics (apsnr_*) written at flush. -EINVAL when absent. */

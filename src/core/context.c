@@ -235,9 +235,15 @@ static void wait_frames_below(VmafContext *ctx, unsigned limit)
     pthread_mutex_unlock(&ctx->lock);
 }
 
-unsigned lockstep_max_frames_held(const VmafConfiguration *cfg)
+unsigned lockstep_max_frames_held(VmafContext *ctx)
 {
-    return cfg->n_threads ? cfg->n_threads + 1 : 0;
+    if (!ctx)
+        return 0;
+    unsigned gpu = 0;
+    for (unsigned i = 0; i < ctx->n_slot; i++)
+        if (ctx->slot[i]->fex.ex->frames_held > gpu)
+            gpu = ctx->slot[i]->fex.ex->frames_held;
+    return (ctx->n_thread ? ctx->n_thread + 1 : 0) + gpu;
 }
 
 /* ---- API ---- */
@@ -517,6 +523,15 @@ static int start(VmafContext *ctx, const VmafPicture *pic)
         if (err)
             return err;
     }
+    for (unsigned i = 0; i < ctx->n_slot; i++) {
+        const LsFex *fex = &ctx->slot[i]->fex;
+        for (unsigned b = 0; fex->ex->use_host_memory && b < ls_picture_pool_count(ctx->pool); b++) {
+            size_t size;
+            void *mem = ls_picture_pool_block(ctx->pool, b, &size);
+            if (fex->ex->use_host_memory(&ctx->slot[i]->fex, mem, size))
+                break; /* the twin keeps its staging copy */
+        }
+    }
     return 0;
 }
 
@@ -606,7 +621,7 @@ int vmaf_read_pictures(VmafContext *ctx, VmafPicture *ref, VmafPicture *dist, un
     vmaf_picture_unref(ref);
     vmaf_picture_unref(dist);
     if (ctx->n_thread)
-        wait_frames_below(ctx, lockstep_max_frames_held(&ctx->cfg));
+        wait_frames_below(ctx, ctx->n_thread + 1);
     return 0;
 }
 

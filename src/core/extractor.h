@@ -39,6 +39,14 @@ typedef struct LsExtractor {
                    LsCollector *fc);
     int (*flush)(LsFex *fex, LsCollector *fc);     /* optional: end of stream */
     void (*close)(LsFex *fex);                     /* optional */
+
+    /* GPU twins that upload asynchronously may keep up to this many frames referenced
+     * (ls_picture_ref) after extract returns; picture pools are sized with it. */
+    unsigned frames_held;
+    /* Optional, after init: one call per block of host memory that the context's picture pool
+     * hands out, so a twin can pin it once and upload pool pictures without a staging copy.
+     * The block stays valid until after close. A failure only costs that shortcut. */
+    int (*use_host_memory)(LsFex *fex, void *ptr, size_t size);
 } LsExtractor;
 
 struct LsFex {

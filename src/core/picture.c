@@ -10,6 +10,7 @@
 struct VmafRef {
     atomic_int count;
     void *mem;
+    size_t size;
     LsPicturePool *pool;     /* returned here when the count reaches 0 */
     VmafPicture pic;         /* pool pictures: the picture as handed out */
 };
@@ -53,8 +54,9 @@ static int alloc_into(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bpc, 
     const int err = layout(pic, fmt, bpc, w, h, &total);
     if (err)
         return err;
-    /* 64 bytes of slack past the end: SIMD kernels may over-read the last row's padding */
-    uint8_t *mem = aligned_alloc(64, (total + 64 + 63) & ~(size_t)63);
+    /* 64 bytes of slack past the end: SIMD kernels may over-read the last row's padding; whole
+     * pages, so that a GPU backend can pin pool pictures */
+    uint8_t *mem = aligned_alloc(4096, (total + 64 + 4095) & ~(size_t)4095);
     if (!mem)
         return -ENOMEM;
     memset(mem, 0, total + 64);
@@ -64,6 +66,7 @@ static int alloc_into(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bpc, 
         p += (size_t)pic->stride[i] * pic->h[i];
     }
     ref->mem = mem;
+    ref->size = total;
     atomic_init(&ref->count, 1);
     pic->ref = ref;
     return 0;
@@ -167,4 +170,12 @@ void ls_picture_pool_destroy(LsPicturePool *pool)
     free(pool->refs);
     free(pool->free_list);
     free(pool);
+}
+
+unsigned ls_picture_pool_count(const LsPicturePool *pool) { return pool ? pool->count : 0; }
+
+void *ls_picture_pool_block(const LsPicturePool *pool, unsigned i, size_t *size)
+{
+    *size = pool->refs[i].size;
+    return pool->refs[i].mem;
 }

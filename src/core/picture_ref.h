@@ -11,5 +11,8 @@ int ls_picture_pool_create(LsPicturePool **pool, enum VmafPixelFormat fmt, unsig
                            unsigned w, unsigned h, unsigned count);
 int ls_picture_pool_fetch(LsPicturePool *pool, VmafPicture *pic); /* blocks until one is free */
 void ls_picture_pool_destroy(LsPicturePool *pool);
+/* The pool's memory blocks (one per picture), for GPU backends that pin them. */
+unsigned ls_picture_pool_count(const LsPicturePool *pool);
+void *ls_picture_pool_block(const LsPicturePool *pool, unsigned i, size_t *size);
 
 #endif

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/log.h"
+#include "core/picture_ref.h"
 #include "cuda/cuda_frames.h"
 
 #define PLANE_ALIGN 256u
@@ -197,6 +198,48 @@ fail:
     return err;
 }
 
+static void release_held(LsCudaSlot *s)
+{
+    if (!s->holding)
+        return;
+    vmaf_picture_unref(&s->held[0]);
+    vmaf_picture_unref(&s->held[1]);
+    s->holding = 0;
+}
+
+int ls_cuda_pipe_pin(LsCudaPipe *pp, void *ptr, size_t size)
+{
+    if (!pp->dev_open || pp->n_pinned == LS_CUDA_MAX_PINNED)
+        return -EIO;
+    const LsCudaApi *cu = pp->dev.cu;
+    int err = ls_cuda_push(&pp->dev);
+    if (err)
+        return err;
+    const CUresult r = cu->cuMemHostRegister(ptr, size, LS_CU_MEMHOSTREGISTER_PORTABLE);
+    /* twins on one device share its primary context: the first one to pin a block owns it */
+    if (r == LS_CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED || !r) {
+        pp->pinned[pp->n_pinned++] = (LsCudaPinned){ ptr, size, !r };
+    } else {
+        ls_log(VMAF_LOG_LEVEL_DEBUG, "%s (cuda): cannot pin picture memory (error %d): frames are "
+               "staged through a copy", pp->name, r);
+        err = -EIO;
+    }
+    ls_cuda_pop(&pp->dev);
+    return err;
+}
+
+static int is_pinned(const LsCudaPipe *pp, const VmafPicture *pic, const LsCudaLayout *l)
+{
+    for (unsigned p = 0; p < l->n_planes; p++)
+        if ((size_t)pic->stride[p] != l->row_bytes[p])
+            return 0;
+    const unsigned char *lo = pic->data[0];
+    for (unsigned i = 0; i < pp->n_pinned; i++)
+        if (lo >= pp->pinned[i].ptr && lo < pp->pinned[i].ptr + pp->pinned[i].size)
+            return 1;
+    return 0;
+}
+
 void ls_cuda_pipe_close(LsCudaPipe *pp)
 {
     if (pp->packer_up)
@@ -210,6 +253,7 @@ void ls_cuda_pipe_close(LsCudaPipe *pp)
         LsCudaSlot *s = &pp->slot[i];
         if (s->stream)
             CHECK_CU(cu, cuStreamSynchronize(s->stream));
+        release_held(s);
         if (s->input)
             CHECK_CU(cu, cuMemFree(s->input));
         if (s->host)
@@ -225,6 +269,10 @@ void ls_cuda_pipe_close(LsCudaPipe *pp)
             CHECK_CU(cu, cuStreamDestroy(s->stream));
         memset(s, 0, sizeof(*s));
     }
+    for (unsigned i = 0; i < pp->n_pinned; i++)
+        if (pp->pinned[i].owned)
+            CHECK_CU(cu, cuMemHostUnregister(pp->pinned[i].ptr));
+    pp->n_pinned = 0;
     if (pp->mod)
         CHECK_CU(cu, cuModuleUnload(pp->mod));
     pp->mod = NULL;
@@ -236,11 +284,13 @@ void ls_cuda_pipe_close(LsCudaPipe *pp)
         const double n = pp->frames;
         fprintf(stderr,
                 "lockstep cuda timing %s: %u frames, per frame: host pack %.3f ms, host enqueue "
-                "%.3f ms, host wait %.3f ms, device: upload %.3f ms, %s %.3f ms, %s %.3f ms\n",
+                "%.3f ms, host wait %.3f ms, device: upload %.3f ms, %s %.3f ms, %s %.3f ms "
+                "(%u frames uploaded straight from pinned pictures)\n",
                 pp->name, pp->frames, pp->pack_ms / n, pp->enqueue_ms / n, pp->wait_ms / n,
                 pp->stage_ms[0] / n,
                 pp->stage_name[1] ? pp->stage_name[1] : "stage 1", pp->stage_ms[1] / n,
-                pp->stage_name[2] ? pp->stage_name[2] : "stage 2", pp->stage_ms[2] / n);
+                pp->stage_name[2] ? pp->stage_name[2] : "stage 2", pp->stage_ms[2] / n,
+                pp->direct_frames);
     }
 }
 
@@ -248,15 +298,30 @@ int ls_cuda_pipe_upload(LsCudaPipe *pp, LsCudaSlot *s, const VmafPicture *ref,
                         const VmafPicture *dis)
 {
     const LsCudaApi *cu = pp->dev.cu;
+    const LsCudaLayout *l = &pp->layout;
     const double t0 = pp->timing ? now_ms() : 0.0;
-    ls_cuda_pack(&pp->packer, &pp->layout, s->host, ref, dis);
+    const int direct = is_pinned(pp, ref, l) && is_pinned(pp, dis, l);
+    if (!direct)
+        ls_cuda_pack(&pp->packer, l, s->host, ref, dis);
     if (pp->timing) {
         pp->enqueue_start = now_ms();
         pp->pack_ms += pp->enqueue_start - t0;
     }
     int err = ls_cuda_pipe_mark(pp, s, 0);
-    if (!err)
-        err = CHECK_CU(cu, cuMemcpyHtoDAsync(s->input, s->host, pp->layout.size, s->stream));
+    if (!err && direct) {
+        /* the DMA reads the pictures after extract returns: hold them until the slot is done */
+        ls_picture_ref(&s->held[0], ref);
+        ls_picture_ref(&s->held[1], dis);
+        s->holding = 1;
+        pp->direct_frames++;
+        for (unsigned side = 0; side < 2 && !err; side++)
+            for (unsigned p = 0; p < l->n_planes && !err; p++)
+                err = CHECK_CU(cu, cuMemcpyHtoDAsync(s->input + l->offset[side][p],
+                                                     (side ? dis : ref)->data[p],
+                                                     l->row_bytes[p] * l->h[p], s->stream));
+    } else if (!err) {
+        err = CHECK_CU(cu, cuMemcpyHtoDAsync(s->input, s->host, l->size, s->stream));
+    }
     if (!err)
         err = ls_cuda_pipe_mark(pp, s, 1);
     return err;
@@ -300,6 +365,7 @@ int ls_cuda_pipe_wait(LsCudaPipe *pp, LsCudaSlot *s)
     const double t0 = pp->timing ? now_ms() : 0.0;
     s->pending = 0;
     int err = CHECK_CU(cu, cuEventSynchronize(s->done));
+    release_held(s);
     if (err || !pp->timing)
         return err;
     pp->wait_ms += now_ms() - t0;

@@ -70,7 +70,17 @@ typedef struct LsCudaSlot {
     CUdeviceptr input;      /* device copy of host */
     int pending;            /* launched, scores not written yet */
     unsigned index;
+    VmafPicture held[2];    /* pinned pictures uploaded straight from, kept until the slot is done */
+    int holding;
 } LsCudaSlot;
+
+/* Picture-pool blocks pinned with cuMemHostRegister (ls_cuda_pipe_pin). */
+#define LS_CUDA_MAX_PINNED 128
+typedef struct LsCudaPinned {
+    unsigned char *ptr;
+    size_t size;
+    int owned;              /* registered by this pipe (another twin may have registered it) */
+} LsCudaPinned;
 
 typedef struct LsCudaPipe {
     const char *name;       /* extractor name for messages */
@@ -82,6 +92,9 @@ typedef struct LsCudaPipe {
     int packer_up;
     LsCudaSlot slot[LS_CUDA_SLOTS];
     unsigned next;          /* the slot for the next frame */
+    LsCudaPinned pinned[LS_CUDA_MAX_PINNED];
+    unsigned n_pinned;
+    unsigned direct_frames; /* frames uploaded without the staging copy */
     /* LOCKSTEP_CUDA_TIMING=1 in the environment: per-stage times, printed at close */
     int timing;
     unsigned frames;
@@ -98,8 +111,13 @@ int ls_cuda_pipe_open(LsCudaPipe *pp, const LsFex *fex, const char *name,
                       unsigned n_kernels, const LsCudaLayout *layout, size_t result_bytes);
 /* Waits for outstanding work, frees everything, prints timing. Safe on a partly opened pipe. */
 void ls_cuda_pipe_close(LsCudaPipe *pp);
-/* The slot for the next frame (the caller has collected it if it was pending): packs ref and dis
- * into its staging buffer and queues the upload. Context must be current. */
+/* Pins a block of host memory that pool pictures live in, so frames from it are uploaded by DMA
+ * straight from the picture (no staging copy). Non-fatal: -EIO leaves the staging path. */
+int ls_cuda_pipe_pin(LsCudaPipe *pp, void *ptr, size_t size);
+/* The slot for the next frame (the caller has collected it if it was pending): queues the upload
+ * of ref and dis, straight from pinned pictures whose rows are unpadded (the slot then holds a
+ * reference to both until it is waited for), else through the slot's staging buffer. Context must
+ * be current. */
 int ls_cuda_pipe_upload(LsCudaPipe *pp, LsCudaSlot *s, const VmafPicture *ref,
                         const VmafPicture *dis);
 /* Timing mark k (2 or 3) on the slot's stream; no-op unless timing. */

@@ -45,6 +45,8 @@ static void load_api(void)
         SYM(cuMemFree, "cuMemFree_v2"),
         SYM(cuMemHostAlloc, "cuMemHostAlloc"),
         SYM(cuMemFreeHost, "cuMemFreeHost"),
+        SYM(cuMemHostRegister, "cuMemHostRegister_v2"),
+        SYM(cuMemHostUnregister, "cuMemHostUnregister"),
         SYM(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"),
         SYM(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"),
         SYM(cuMemsetD8Async, "cuMemsetD8Async"),

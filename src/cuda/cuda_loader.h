@@ -22,6 +22,8 @@ typedef struct CUevent_st *CUevent;
 #define LS_CU_STREAM_NON_BLOCKING 0x1
 #define LS_CU_EVENT_DISABLE_TIMING 0x2
 #define LS_CU_MEMHOSTALLOC_PORTABLE 0x1
+#define LS_CU_MEMHOSTREGISTER_PORTABLE 0x1
+#define LS_CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED 712
 
 typedef struct LsCudaApi {
     CUresult (*cuInit)(unsigned flags);
@@ -41,6 +43,8 @@ typedef struct LsCudaApi {
     CUresult (*cuMemFree)(CUdeviceptr ptr);
     CUresult (*cuMemHostAlloc)(void **ptr, size_t size, unsigned flags);
     CUresult (*cuMemFreeHost)(void *ptr);
+    CUresult (*cuMemHostRegister)(void *ptr, size_t size, unsigned flags);
+    CUresult (*cuMemHostUnregister)(void *ptr);
     CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr dst, const void *src, size_t size, CUstream s);
     CUresult (*cuMemcpyDtoHAsync)(void *dst, CUdeviceptr src, size_t size, CUstream s);
     CUresult (*cuMemsetD8Async)(CUdeviceptr dst, unsigned char value, size_t n, CUstream s);

@@ -165,6 +165,12 @@ static int psnr_cuda_flush(LsFex *fex, LsCollector *fc)
 static const char *const psnr_provided[] = { "psnr_y", "psnr_cb", "psnr_cr", "mse_y", "mse_cb",
                                               "mse_cr", NULL };
 
+static int psnr_cuda_use_host_memory(LsFex *fex, void *ptr, size_t size)
+{
+    PsnrCudaPriv *p = fex->priv;
+    return p->pipe_open ? ls_cuda_pipe_pin(&p->pipe, ptr, size) : -EIO;
+}
+
 const LsExtractor ls_fex_psnr_cuda = {
     .name = "psnr_cuda",
     .options = ls_psnr_options,
@@ -178,4 +184,6 @@ const LsExtractor ls_fex_psnr_cuda = {
     .extract = psnr_cuda_extract,
     .flush = psnr_cuda_flush,
     .close = psnr_cuda_close,
+    .frames_held = LS_CUDA_SLOTS,
+    .use_host_memory = psnr_cuda_use_host_memory,
 };

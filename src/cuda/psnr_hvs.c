@@ -237,6 +237,12 @@ static int psnr_hvs_cuda_flush(LsFex *fex, LsCollector *fc)
 static const char *const psnr_hvs_provided[] = { "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr",
                                                  "psnr_hvs", NULL };
 
+static int psnr_hvs_cuda_use_host_memory(LsFex *fex, void *ptr, size_t size)
+{
+    PsnrHvsCudaPriv *p = fex->priv;
+    return p->pipe_open ? ls_cuda_pipe_pin(&p->pipe, ptr, size) : -EIO;
+}
+
 const LsExtractor ls_fex_psnr_hvs_cuda = {
     .name = "psnr_hvs_cuda",
     .options = ls_psnr_hvs_options,
@@ -249,6 +255,8 @@ const LsExtractor ls_fex_psnr_hvs_cuda = {
     .extract = psnr_hvs_cuda_extract,
     .flush = psnr_hvs_cuda_flush,
     .close = psnr_hvs_cuda_close,
+    .frames_held = LS_CUDA_SLOTS,
+    .use_host_memory = psnr_hvs_cuda_use_host_memory,
 };
 
 int ls_cuda_ordered_sum(int device, const float *terms, size_t n, float *out, char *err,
