@@ -1,6 +1,7 @@
 /* OpenCL twins against their CPU extractors, bit for bit, in one binary (exactness.md §1, §8):
- *  1. the ordered float sum (src/opencl/ordered_sum.h) against the sequential loop, on long
- *     sequences, ties, zero runs, wide magnitudes and tiny sizes;
+ *  1. the ordered float sum (src/opencl/ordered_sum.h) against the sequential loop, on the inputs
+ *     of the host reference's test (ordered_sum_cases.h): long sequences, ties, zero runs, wide
+ *     magnitudes, overflow and tiny sizes;
  *  2. psnr and psnr_hvs through the public API, one VmafContext on the CPU and one on OpenCL,
  *     over synthetic frames (odd sizes, 8/10/12(/16) bit, 4:2:0/4:2:2/4:4:4/4:0:0, every psnr
  *     option, psnr_hvs with enable_chroma true/false, identical planes, 3840x2160) and over every
@@ -28,6 +29,7 @@
 #include "lockstep/lockstep.h"
 #include "opencl/opencl.h"
 #include "opencl/ordered_sum.h"
+#include "ordered_sum_cases.h"
 
 static int device_index;
 static unsigned n_failures, n_values, n_sessions, n_refusals;
@@ -61,29 +63,12 @@ static uint64_t bits64(double v)
 
 /* ---- 1. ordered sum ---- */
 
-static float sequential(const float *t, size_t n)
-{
-    float s = 0.0f;
-    for (size_t i = 0; i < n; i++)
-        s = s + t[i];
-    return s;
-}
-
-static float pairwise(const float *t, size_t n)
-{
-    if (n == 1)
-        return t[0];
-    if (n == 0)
-        return 0.0f;
-    return pairwise(t, n / 2) + pairwise(t + n / 2, n - n / 2);
-}
-
 static int check_ordered_sum(const char *label, const float *t, size_t n)
 {
     char err[4096];
     float got = -1.0f;
     unsigned replayed = 0;
-    const float want = sequential(t, n);
+    const float want = os_sequential(t, n);
     if (ls_opencl_ordered_sum_selftest(device_index, t, n, &got, &replayed, err, sizeof(err)) <
         0) {
         printf("FAIL ordered sum %s: %s\n", label, err);
@@ -91,9 +76,7 @@ static int check_ordered_sum(const char *label, const float *t, size_t n)
         return 1;
     }
     n_values++;
-    uint32_t gb, wb;
-    memcpy(&gb, &got, 4);
-    memcpy(&wb, &want, 4);
+    const uint32_t gb = os_bits(got), wb = os_bits(want);
     if (expect_mismatch) {
         n_mutation_hits += gb != wb;
         return 0;
@@ -122,38 +105,40 @@ static void test_ordered_sum(void)
         n_failures++;
         return;
     }
-    for (size_t i = 0; i < big; i++) /* psnr_hvs-like: mostly small squares, some large */
-        t[i] = (rnd() % 8 ? (float)(rnd() >> 8) * 0x1p-20f : (float)(rnd() >> 12));
+    os_fill(t, big, OS_MIXED, rnd);
     check_ordered_sum("4K-sized, mixed magnitudes", t, big);
-    const float tree = pairwise(t, big), seq = sequential(t, big);
+    const float tree = os_pairwise(t, big), seq = os_sequential(t, big);
     printf("     (a pairwise tree sum gives %a: %s)\n", tree,
            tree != seq ? "differs, as it must for the test to mean anything" : "same");
     if (tree == seq) {
         printf("FAIL the 4K-sized sequence does not distinguish a tree sum\n");
         n_failures++;
     }
-    for (size_t i = 0; i < big; i++) /* ties everywhere: halves and quarters on a large sum */
-        t[i] = (float)(rnd() % 64) * 0.25f + (rnd() % 3 ? 0.0f : 0.5f);
+    os_fill(t, big, OS_QUARTERS, rnd);
     check_ordered_sum("ties (multiples of 1/4)", t, big);
-    for (size_t i = 0; i < (size_t)1 << 22; i++) /* magnitudes over 2^-60 .. 2^40 */
-        t[i] = ldexpf((float)(rnd() | 1), (int)(rnd() % 100) - 84);
+    os_fill(t, (size_t)1 << 22, OS_WIDE_INT, rnd);
     check_ordered_sum("wide magnitudes", t, (size_t)1 << 22);
-    for (size_t i = 0; i < (size_t)1 << 20; i++) /* zero runs, a late start, subnormals */
-        t[i] = i < 300000 || (i / 5000) % 3 == 0 ? 0.0f
-                                                 : (i % 7 ? 0x1p-140f * (float)(rnd() % 100)
-                                                          : (float)(rnd() % 1000));
+    os_fill(t, (size_t)1 << 20, OS_ZERO_RUNS, rnd);
     check_ordered_sum("zero runs and subnormals", t, (size_t)1 << 20);
-    for (size_t i = 0; i < 100000; i++) /* up to overflow */
-        t[i] = 0x1.fffffep+120f * (float)(1 + rnd() % 1000);
+    os_fill(t, 100000, OS_OVERFLOW, rnd);
     check_ordered_sum("overflow to inf", t, 100000);
     const size_t sizes[] = { 0, 1, 63, 64, 4095, 4096, 4097, 8192 + 17 };
     for (unsigned k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
-        for (size_t i = 0; i < sizes[k]; i++)
-            t[i] = (float)(rnd() % 1000) * 0.125f;
+        os_fill(t, sizes[k], OS_EIGHTHS, rnd);
         char label[64];
         snprintf(label, sizeof(label), "size %zu", sizes[k]);
         check_ordered_sum(label, t, sizes[k]);
     }
+    /* the remaining kinds of the host reference's test, at a few chunks each, on a generator
+     * state that is restored after them: the later parts keep their inputs */
+    static const enum OsKind more[] = { OS_UNIFORM, OS_SQUARES, OS_HALVES, OS_QUARTERS_BIG,
+                                        OS_SPARSE,  OS_WIDE,    OS_TINY,   OS_ZEROS };
+    const uint64_t saved_state = rng_state;
+    for (unsigned k = 0; k < sizeof(more) / sizeof(more[0]); k++) {
+        os_fill(t, 100003, more[k], rnd);
+        check_ordered_sum(os_kind_names[more[k]], t, 100003);
+    }
+    rng_state = saved_state;
     free(t);
 }
 
@@ -575,8 +560,7 @@ static void test_mutations(const char *fixture_dir)
     for (unsigned m = 0; m < sizeof(mutations) / sizeof(mutations[0]); m++) {
         setenv("LOCKSTEP_OPENCL_BUILD_OPTIONS", mutations[m].define, 1);
         n_mutation_hits = 0;
-        for (size_t i = 0; i < (size_t)1 << 22; i++)
-            t[i] = (float)(rnd() % 64) * 0.25f + (rnd() % 3 ? 0.0f : 0.5f);
+        os_fill(t, (size_t)1 << 22, OS_QUARTERS, rnd);
         check_ordered_sum("mutation", t, (size_t)1 << 22);
         run_synthetic("psnr_hvs", NULL, "mutation", VMAF_PIX_FMT_YUV420P, 8, 1920, 1080, 2);
         run_synthetic("psnr_hvs", luma_only, "mutation", VMAF_PIX_FMT_YUV444P, 12, 640, 360, 4);

@@ -1,6 +1,6 @@
 /* Host C reference of the ordered sum: the device algorithm of ordered_sum.cuh step by step,
- * sequentially, on the shared primitives of ordered_sum.h. tests/test_cuda_ordered_sum.c holds it
- * to the plain sequential loop bit for bit. */
+ * sequentially, on the exact primitives of core/ordered_sum.h that every backend runs.
+ * tests/test_cuda_ordered_sum.c holds it to the plain sequential loop bit for bit. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -11,11 +11,7 @@
 
 static void summarize(const float *t, size_t n, int e, uint32_t q[2])
 {
-    uint32_t q0 = 0, q1 = 0;
-    if (e < -126 || e > 127) {
-        q[0] = q[1] = LS_OS_SAT;
-        return;
-    }
+    uint32_t q0 = ls_os_start(e), q1 = q0;
     for (size_t i = 0; i < n; i++) {
         const uint32_t tb = ls_os_bits(t[i]);
         q0 = ls_os_step(q0, 0, tb, e);
@@ -74,8 +70,7 @@ static float warp_walk(float s, const float *t, size_t len, LsOsStats *st)
             else
                 break;
             if (!ok) {
-                for (size_t i = a; i < b; i++)
-                    s = s + t[i];
+                s = ls_os_replay(s, t + a, (uint32_t)(b - a));
                 st->terms_replayed += b - a;
             }
             next = b;

@@ -1,5 +1,5 @@
-/* Device side of the ordered sum (ordered_sum.h): three kernels per frame, whatever produced the
- * terms.
+/* Device side of the ordered sum (ordered_sum.h; exact primitives: core/ordered_sum.h): three
+ * kernels per frame, whatever produced the terms.
  *   ls_os_chunk_totals     one block per chunk: the chunk's double total (prediction only)
  *   ls_os_chunk_summaries  one block per chunk: predicted binade e from the double prefix, then
  *                          (Q_even, Q_odd) for e - 1, e, e + 1 per segment (one warp each) and
@@ -70,8 +70,9 @@ ls_os_chunk_totals(const __grid_constant__ LsOsSequences g)
 static __device__ __forceinline__ void ls_os_summarize6(const float *t, unsigned n, int e,
                                                         uint32_t q[6])
 {
-    for (int k = 0; k < 6; k++)
-        q[k] = 0;
+#pragma unroll
+    for (int b = 0; b < 3; b++)
+        q[2 * b] = q[2 * b + 1] = ls_os_start(e + b - 1);
     for (unsigned i = 0; i < n; i++) {
         const uint32_t tb = ls_os_bits(t[i]);
 #pragma unroll
@@ -80,10 +81,6 @@ static __device__ __forceinline__ void ls_os_summarize6(const float *t, unsigned
             q[2 * b + 1] = ls_os_step(q[2 * b + 1], 1, tb, e + b - 1);
         }
     }
-#pragma unroll
-    for (int b = 0; b < 3; b++)
-        if (e + b - 1 < -126 || e + b - 1 > 127)
-            q[2 * b] = q[2 * b + 1] = LS_OS_SAT;
 }
 
 /* Composes per-lane summaries over the warp in lane order; lane 0 ends with the warp's. */
@@ -206,7 +203,7 @@ static __device__ float ls_os_warp_walk(float s, const float *t, unsigned len)
 #pragma unroll
         for (unsigned i = 0; i < LS_OS_SUB_MAX; i++)
             v[i] = i < n ? t[mine + i] : 0.0f; /* a zero term adds nothing */
-        uint32_t qa0 = 0, qa1 = 0, qb0 = 0, qb1 = 0;
+        uint32_t qa0 = 0, qa1 = 0, qb0 = ls_os_start(e + 1), qb1 = qb0;
 #pragma unroll
         for (unsigned i = 0; i < LS_OS_SUB_MAX; i++) {
             const uint32_t tb = ls_os_bits(v[i]);
@@ -215,8 +212,6 @@ static __device__ float ls_os_warp_walk(float s, const float *t, unsigned len)
             qb0 = ls_os_step(qb0, 0, tb, e + 1);
             qb1 = ls_os_step(qb1, 1, tb, e + 1);
         }
-        if (e + 1 > 127)
-            qb0 = qb1 = LS_OS_SAT;
         unsigned next = pos;
         for (unsigned j = 0; j < 32; j++) {
             const unsigned a = pos + j * k;

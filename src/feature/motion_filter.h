@@ -8,22 +8,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#ifndef LS_HD
-#ifdef __CUDACC__
-#define LS_HD __host__ __device__
-#else
-#define LS_HD
-#endif
-#endif
-
-/* Device code cannot read host arrays: CUDA gets the tables in constant memory. */
-#ifndef LS_TABLE
-#ifdef __CUDACC__
-#define LS_TABLE static __constant__ const
-#else
-#define LS_TABLE static const
-#endif
-#endif
+#include "core/portable.h" /* LS_HD; LS_CONSTANT: device code cannot read host arrays */
 
 #define LS_MOTION_MAX_TAPS 5
 #define LS_INT_MOTION_RADIUS 2
@@ -42,16 +27,17 @@
     {                                                                                              \
         0.0f, 0.0f, 1.0f, 0.0f, 0.0f                                                               \
     }
-LS_TABLE float ls_float_motion_filter5[5] = LS_FLOAT_MOTION_FILTER5;
-LS_TABLE float ls_float_motion_filter3[3] = LS_FLOAT_MOTION_FILTER3;
-LS_TABLE float ls_float_motion_filter_identity[5] = LS_FLOAT_MOTION_FILTER_IDENTITY;
+LS_CONSTANT float ls_float_motion_filter5[5] = LS_FLOAT_MOTION_FILTER5;
+LS_CONSTANT float ls_float_motion_filter3[3] = LS_FLOAT_MOTION_FILTER3;
+LS_CONSTANT float ls_float_motion_filter_identity[5] = LS_FLOAT_MOTION_FILTER_IDENTITY;
 
 /* integer motion: Q16, sums to 65536 (so the horizontal pass shifts by 16) */
 #define LS_INT_MOTION_F0 3571
 #define LS_INT_MOTION_F1 16004
 #define LS_INT_MOTION_F2 26386
-LS_TABLE int32_t ls_int_motion_filter[5] = { LS_INT_MOTION_F0, LS_INT_MOTION_F1, LS_INT_MOTION_F2,
-                                             LS_INT_MOTION_F1, LS_INT_MOTION_F0 };
+LS_CONSTANT int32_t ls_int_motion_filter[5] = { LS_INT_MOTION_F0, LS_INT_MOTION_F1,
+                                                LS_INT_MOTION_F2, LS_INT_MOTION_F1,
+                                                LS_INT_MOTION_F0 };
 
 /* Reflection about the edge sample, the edge itself not repeated: -1 -> 1, n -> n-2.
  * Valid for idx in [-(n-1), 2n-2], i.e. for a radius below n. */

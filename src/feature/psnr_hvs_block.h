@@ -12,21 +12,7 @@
 #ifndef LOCKSTEP_FEATURE_PSNR_HVS_BLOCK_H
 #define LOCKSTEP_FEATURE_PSNR_HVS_BLOCK_H
 
-#ifndef LS_HD
-#if defined(__CUDACC__)
-#define LS_HD __host__ __device__
-#else
-#define LS_HD
-#endif
-#endif
-
-#ifndef LS_GLOBAL
-#if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
-#define LS_GLOBAL __global
-#else
-#define LS_GLOBAL
-#endif
-#endif
+#include "core/portable.h" /* LS_HD, LS_GLOBAL, LS_CONSTANT */
 
 #if !defined(__OPENCL_VERSION__) && !defined(__OPENCL_C_VERSION__)
 #include <math.h>

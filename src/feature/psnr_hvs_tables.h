@@ -9,23 +9,12 @@
  * because fp64-free devices cannot build it, and a float-only build of it is wrong in 98 of the
  * 192 entries. tests/test_psnr_hvs.c checks both tables against the JSON.
  *
- * Storage: LS_CONSTANT, chosen by compiler unless the includer defines it first:
- *   OpenCL C: __constant  (program-scope constant address space)
- *   CUDA:     static __constant__ const in nvcc's device pass (constant memory), static const in
- *             its host pass, so that LS_HD functions read a table of their own side
- *   C:        static const */
+ * Storage: LS_CONSTANT (core/portable.h): __constant in OpenCL C, constant memory in CUDA device
+ * code, static const elsewhere. */
 #ifndef LOCKSTEP_FEATURE_PSNR_HVS_TABLES_H
 #define LOCKSTEP_FEATURE_PSNR_HVS_TABLES_H
 
-#ifndef LS_CONSTANT
-#if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
-#define LS_CONSTANT __constant
-#elif defined(__CUDACC__) && defined(__CUDA_ARCH__)
-#define LS_CONSTANT static __constant__ const
-#else
-#define LS_CONSTANT static const
-#endif
-#endif
+#include "core/portable.h"
 
 /* contrast sensitivity weights */
 LS_CONSTANT float ls_psnr_hvs_csf[3][64] = {

@@ -11,13 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifndef LS_HD
-#ifdef __CUDACC__
-#define LS_HD __host__ __device__
-#else
-#define LS_HD
-#endif
-#endif
+#include "core/portable.h"
 
 #ifndef __CUDACC__
 #include "core/extractor.h"

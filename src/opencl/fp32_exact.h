@@ -12,39 +12,17 @@
 #ifndef LOCKSTEP_OPENCL_FP32_EXACT_H
 #define LOCKSTEP_OPENCL_FP32_EXACT_H
 
-#if defined(__OPENCL_VERSION__)
-typedef uint ls_fx_u32;
-typedef ulong ls_fx_u64;
-static inline ls_fx_u32 ls_fx_bits(float f) { return as_uint(f); }
-static inline float ls_fx_float(ls_fx_u32 u) { return as_float(u); }
-#else
-#include <stdint.h>
-#include <string.h>
-typedef uint32_t ls_fx_u32;
-typedef uint64_t ls_fx_u64;
-static inline ls_fx_u32 ls_fx_bits(float f)
-{
-    ls_fx_u32 u;
-    memcpy(&u, &f, sizeof(u));
-    return u;
-}
-static inline float ls_fx_float(ls_fx_u32 u)
-{
-    float f;
-    memcpy(&f, &u, sizeof(f));
-    return f;
-}
-#endif
+#include "core/portable.h" /* ls_u32, ls_u64, ls_float_bits, ls_bits_float */
 
 #define LS_FX_SIGN 0x80000000u
 #define LS_FX_INF 0x7f800000u
 #define LS_FX_NAN 0x7fc00000u
 
 /* |x| of a finite non-zero float as m * 2^e with m in [2^23, 2^24) (subnormals normalised). */
-static inline void ls_fx_unpack(ls_fx_u32 bits, ls_fx_u64 *m, int *e)
+static inline void ls_fx_unpack(ls_u32 bits, ls_u64 *m, int *e)
 {
     const int field = (int)((bits >> 23) & 0xff);
-    ls_fx_u64 mant = bits & 0x7fffffu;
+    ls_u64 mant = bits & 0x7fffffu;
     if (field) {
         *m = mant | 0x800000u;
         *e = field - 150;
@@ -62,30 +40,30 @@ static inline void ls_fx_unpack(ls_fx_u32 bits, ls_fx_u64 *m, int *e)
 /* The float nearest to (q + sticky') * 2^e, where q in [2^(qbits-1), 2^qbits) holds the leading
  * bits of the exact value and sticky says whether anything non-zero lies below them. Round to
  * nearest, ties to even; subnormal results are rounded on their own grid; overflow gives inf. */
-static inline ls_fx_u32 ls_fx_round_pack(ls_fx_u64 q, int qbits, int e, int sticky)
+static inline ls_u32 ls_fx_round_pack(ls_u64 q, int qbits, int e, int sticky)
 {
     const int biased = e + qbits + 126; /* exponent field of the result before rounding */
     int drop = biased > 0 ? qbits - 24 : -149 - e;
     if (drop > 40)
         drop = 40; /* everything below half the smallest subnormal: rounds to 0 */
-    const ls_fx_u64 rest = q & (((ls_fx_u64)1 << drop) - 1);
-    const ls_fx_u64 halfway = (ls_fx_u64)1 << (drop - 1);
-    ls_fx_u64 r = q >> drop;
+    const ls_u64 rest = q & (((ls_u64)1 << drop) - 1);
+    const ls_u64 halfway = (ls_u64)1 << (drop - 1);
+    ls_u64 r = q >> drop;
     if (rest > halfway || (rest == halfway && (sticky || (r & 1))))
         r++;
     if (biased <= 0)
-        return (ls_fx_u32)r; /* subnormal; r = 2^23 is the smallest normal, encoded the same way */
+        return (ls_u32)r; /* subnormal; r = 2^23 is the smallest normal, encoded the same way */
     if (biased > 254)
         return LS_FX_INF;
-    const ls_fx_u64 bits = ((ls_fx_u64)(biased - 1) << 23) + r; /* r's 2^23 bit carries into the
+    const ls_u64 bits = ((ls_u64)(biased - 1) << 23) + r; /* r's 2^23 bit carries into the
                                                                  * exponent, 2^24 one further */
-    return bits >= LS_FX_INF ? LS_FX_INF : (ls_fx_u32)bits;
+    return bits >= LS_FX_INF ? LS_FX_INF : (ls_u32)bits;
 }
 
 /* floor(sqrt(n)) for n in [2^48, 2^50), digit by digit; *exact set when the root is exact. */
-static inline ls_fx_u64 ls_fx_isqrt50(ls_fx_u64 n, int *exact)
+static inline ls_u64 ls_fx_isqrt50(ls_u64 n, int *exact)
 {
-    ls_fx_u64 rem = n, root = 0, bit = (ls_fx_u64)1 << 48;
+    ls_u64 rem = n, root = 0, bit = (ls_u64)1 << 48;
     while (bit) {
         if (rem >= root + bit) {
             rem -= root + bit;
@@ -102,58 +80,58 @@ static inline ls_fx_u64 ls_fx_isqrt50(ls_fx_u64 n, int *exact)
 /* (float)sqrt((double)a * (double)b), from integers only. */
 static inline float ls_sqrt_prod_rn(float a, float b)
 {
-    const ls_fx_u32 ua = ls_fx_bits(a), ub = ls_fx_bits(b);
-    const ls_fx_u32 aa = ua & ~LS_FX_SIGN, ab = ub & ~LS_FX_SIGN;
-    const ls_fx_u32 sign = (ua ^ ub) & LS_FX_SIGN;
+    const ls_u32 ua = ls_float_bits(a), ub = ls_float_bits(b);
+    const ls_u32 aa = ua & ~LS_FX_SIGN, ab = ub & ~LS_FX_SIGN;
+    const ls_u32 sign = (ua ^ ub) & LS_FX_SIGN;
     if (aa > LS_FX_INF || ab > LS_FX_INF)
-        return ls_fx_float(LS_FX_NAN);
+        return ls_bits_float(LS_FX_NAN);
     if (aa == 0 || ab == 0) {
         if (aa == LS_FX_INF || ab == LS_FX_INF)
-            return ls_fx_float(LS_FX_NAN);   /* 0 * inf */
-        return ls_fx_float(sign);            /* sqrt(+-0) = +-0 */
+            return ls_bits_float(LS_FX_NAN);   /* 0 * inf */
+        return ls_bits_float(sign);            /* sqrt(+-0) = +-0 */
     }
     if (sign)
-        return ls_fx_float(LS_FX_NAN);       /* negative product */
+        return ls_bits_float(LS_FX_NAN);       /* negative product */
     if (aa == LS_FX_INF || ab == LS_FX_INF)
-        return ls_fx_float(LS_FX_INF);
-    ls_fx_u64 ma, mb;
+        return ls_bits_float(LS_FX_INF);
+    ls_u64 ma, mb;
     int ea, eb;
     ls_fx_unpack(aa, &ma, &ea);
     ls_fx_unpack(ab, &mb, &eb);
-    ls_fx_u64 n = ma * mb; /* exact, in [2^46, 2^48) */
+    ls_u64 n = ma * mb; /* exact, in [2^46, 2^48) */
     const int e = ea + eb;
     /* scale n into [2^48, 2^50) by 2, 4 or 8 so that the remaining power of two is even */
-    int s = n >= ((ls_fx_u64)1 << 47) ? 1 : 2;
+    int s = n >= ((ls_u64)1 << 47) ? 1 : 2;
     if ((e - s) & 1)
         s++;
     n <<= s;
     int exact;
-    const ls_fx_u64 root = ls_fx_isqrt50(n, &exact); /* in [2^24, 2^25) */
-    return ls_fx_float(ls_fx_round_pack(root, 25, (e - s) / 2, !exact));
+    const ls_u64 root = ls_fx_isqrt50(n, &exact); /* in [2^24, 2^25) */
+    return ls_bits_float(ls_fx_round_pack(root, 25, (e - s) / 2, !exact));
 }
 
 /* a / b correctly rounded, from integers only. */
 static inline float ls_div_rn(float a, float b)
 {
-    const ls_fx_u32 ua = ls_fx_bits(a), ub = ls_fx_bits(b);
-    const ls_fx_u32 aa = ua & ~LS_FX_SIGN, ab = ub & ~LS_FX_SIGN;
-    const ls_fx_u32 sign = (ua ^ ub) & LS_FX_SIGN;
+    const ls_u32 ua = ls_float_bits(a), ub = ls_float_bits(b);
+    const ls_u32 aa = ua & ~LS_FX_SIGN, ab = ub & ~LS_FX_SIGN;
+    const ls_u32 sign = (ua ^ ub) & LS_FX_SIGN;
     if (aa > LS_FX_INF || ab > LS_FX_INF || (aa == 0 && ab == 0) ||
         (aa == LS_FX_INF && ab == LS_FX_INF))
-        return ls_fx_float(LS_FX_NAN);
+        return ls_bits_float(LS_FX_NAN);
     if (aa == LS_FX_INF || ab == 0)
-        return ls_fx_float(sign | LS_FX_INF);
+        return ls_bits_float(sign | LS_FX_INF);
     if (aa == 0 || ab == LS_FX_INF)
-        return ls_fx_float(sign);
-    ls_fx_u64 ma, mb;
+        return ls_bits_float(sign);
+    ls_u64 ma, mb;
     int ea, eb;
     ls_fx_unpack(aa, &ma, &ea);
     ls_fx_unpack(ab, &mb, &eb);
     /* quotient with 26 bits: 24 for the significand, a guard bit, a round bit; remainder sticky */
     const int shift = ma >= mb ? 25 : 26;
-    const ls_fx_u64 num = ma << shift;
-    const ls_fx_u64 q = num / mb;
-    return ls_fx_float(sign | ls_fx_round_pack(q, 26, ea - eb - shift, num != q * mb));
+    const ls_u64 num = ma << shift;
+    const ls_u64 q = num / mb;
+    return ls_bits_float(sign | ls_fx_round_pack(q, 26, ea - eb - shift, num != q * mb));
 }
 
 #endif

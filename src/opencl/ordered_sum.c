@@ -30,8 +30,8 @@ int ls_cl_ordered_sum_init(LsClOrderedSum *os, LsClDevice *d, size_t max_terms, 
     } bufs[] = {
         { &os->chunk_totals, chunks * sizeof(cl_float) },
         { &os->predicted, chunks * sizeof(cl_float) },
-        { &os->summary, chunks * sizeof(cl_ulong4) },
-        { &os->fields, chunks * sizeof(cl_int) },
+        { &os->summary, chunks * sizeof(cl_uint4) },
+        { &os->binades, chunks * sizeof(cl_int) },
         { &os->result, n_slots * sizeof(cl_float) },
         { &os->replayed, n_slots * sizeof(cl_uint) },
     };
@@ -78,7 +78,7 @@ int ls_cl_ordered_sum_enqueue(LsClOrderedSum *os, LsClDevice *d, cl_mem terms, s
         LS_CL_ARG(err, err_len, d, os->summaries, 2, count);
         LS_CL_ARG(err, err_len, d, os->summaries, 3, os->predicted);
         LS_CL_ARG(err, err_len, d, os->summaries, 4, os->summary);
-        LS_CL_ARG(err, err_len, d, os->summaries, 5, os->fields);
+        LS_CL_ARG(err, err_len, d, os->summaries, 5, os->binades);
         LS_CL_TRY(err, err_len, "clEnqueueNDRangeKernel(ls_os_summaries)",
                   cl->clEnqueueNDRangeKernel(d->queue, os->summaries, 1, NULL, &groups, &local, 0,
                                              NULL, NULL));
@@ -89,7 +89,7 @@ int ls_cl_ordered_sum_enqueue(LsClOrderedSum *os, LsClDevice *d, cl_mem terms, s
     LS_CL_ARG(err, err_len, d, os->walk, 3, n_chunks);
     LS_CL_ARG(err, err_len, d, os->walk, 4, os->chunk_totals);
     LS_CL_ARG(err, err_len, d, os->walk, 5, os->summary);
-    LS_CL_ARG(err, err_len, d, os->walk, 6, os->fields);
+    LS_CL_ARG(err, err_len, d, os->walk, 6, os->binades);
     LS_CL_ARG(err, err_len, d, os->walk, 7, os->result);
     LS_CL_ARG(err, err_len, d, os->walk, 8, os->replayed);
     LS_CL_ARG(err, err_len, d, os->walk, 9, slot_arg);
@@ -119,7 +119,7 @@ fail:
 
 void ls_cl_ordered_sum_close(LsClOrderedSum *os, LsClDevice *d)
 {
-    cl_mem *mems[] = { &os->chunk_totals, &os->predicted, &os->summary, &os->fields,
+    cl_mem *mems[] = { &os->chunk_totals, &os->predicted, &os->summary, &os->binades,
                        &os->result, &os->replayed };
     for (unsigned i = 0; i < sizeof(mems) / sizeof(mems[0]); i++)
         if (*mems[i])

@@ -6,7 +6,8 @@
  * summarised, in parallel, by its increments for an even and an odd start, for the binade a float
  * prefix sum of the chunk totals predicts and the one below. One work-group then walks the chunks
  * in order, applying a summary when the running sum is in its binade and stays there, and adding
- * the chunk's terms one by one otherwise (binade crossings, mispredictions, a zero start). */
+ * the chunk's terms one by one otherwise (binade crossings, mispredictions, a zero start). The
+ * exact arithmetic is core/ordered_sum.h, shared with the CUDA backend. */
 #ifndef LOCKSTEP_OPENCL_ORDERED_SUM_H
 #define LOCKSTEP_OPENCL_ORDERED_SUM_H
 
@@ -19,7 +20,7 @@
 typedef struct LsClOrderedSum {
     cl_program prog;
     cl_kernel totals, predict, summaries, walk;
-    cl_mem chunk_totals, predicted, summary, fields, result, replayed;
+    cl_mem chunk_totals, predicted, summary, binades, result, replayed;
     size_t max_chunks;
     unsigned n_slots;
 } LsClOrderedSum;
