@@ -11,6 +11,7 @@ shared=${LS_SHARED_DIR:-$PWD/.dev/shared}
 b=build-device
 gen=$b/gen
 jobs=$(nproc)
+export PATH=/usr/local/cuda/bin:$PATH
 
 # NVIDIA's OpenCL driver is installed without an ICD entry on these machines
 if [ ! -e /etc/OpenCL/vendors/nvidia.icd ] && ldconfig -p | grep -q libnvidia-opencl.so.1; then
