@@ -19,12 +19,14 @@ if [ ! -e /etc/OpenCL/vendors/nvidia.icd ] && ldconfig -p | grep -q libnvidia-op
 fi
 export LOCKSTEP_OPENCL_DEVICE=${LOCKSTEP_OPENCL_DEVICE:-NVIDIA}
 
+nvidia-smi -L | tee "$out/device.txt"
+incl=()
+[ -d .dev/include ] && incl=(-DOPENCL_INCLUDE_DIR="$PWD/.dev/include")
+cmake -S . -B $b -G Ninja -DLOCKSTEP_CUDA=ON -DLOCKSTEP_OPENCL=ON -DLS_SHARED_DIR="$shared" "${incl[@]}" >"$out/cmake.log" 2>&1 || { cat "$out/cmake.log"; exit 1; }
+ninja -C $b >"$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; }
+grep -A3 "ls_hvs_terms\|spill" "$out/build.log" | grep -c "0 bytes spill" | sed 's/^/ptxas reports with 0 bytes spill: /'
+
 if [ "$mode" = test ]; then
-  nvidia-smi -L | tee "$out/device.txt"
-  incl=()
-  [ -d .dev/include ] && incl=(-DOPENCL_INCLUDE_DIR="$PWD/.dev/include")
-  cmake -S . -B $b -G Ninja -DLOCKSTEP_CUDA=ON -DLOCKSTEP_OPENCL=ON -DLS_SHARED_DIR="$shared" "${incl[@]}" >"$out/cmake.log" 2>&1 || { cat "$out/cmake.log"; exit 1; }
-  ninja -C $b >"$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; }
   ctest --test-dir $b -j"$jobs" --output-on-failure >"$out/ctest.log" 2>&1
   grep -E "tests passed|Failed|\*\*\*|SKIP" "$out/ctest.log"
   for t in cuda opencl; do ctest --test-dir $b -R "^$t\$" -V 2>&1 | grep -E "passed|failed|PASS|FAIL|device|platform" | tail -8; done
@@ -66,6 +68,10 @@ fi
 
 if [ "$mode" = bench ]; then
   cli=$b/tools/lockstep
+  ctest --test-dir $b -R "fixtures|^psnr_hvs$|^motion$|^ssim$|^cuda$|cuda_ordered" --output-on-failure 2>&1 | tail -4
+  for tool in memcheck racecheck; do
+    compute-sanitizer --tool $tool $cli -r $b/fixtures/p02_ref.y4m -d $b/fixtures/p02_dis.y4m --feature psnr --feature psnr_hvs --backend cuda -q --frame_cnt 3 -o /dev/null 2>&1 | tail -1 | tee -a "$out/sanitizer.txt"
+  done
   mkdir -p $gen
   python3 bench/bench.py --cli $cli --gen-tool $b/tools/lockstep-gen --work $gen --fixtures $b/fixtures \
     --fixture p01 --gen 1920x1080:420:8:32 --gen 1920x1080:420:10:32 --gen 3840x2160:420:8:32 \

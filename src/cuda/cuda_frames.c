@@ -1,5 +1,6 @@
 /* Packed frame layout and the row-copy pool (cuda_frames.h). */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,25 +208,64 @@ static void release_held(LsCudaSlot *s)
     s->holding = 0;
 }
 
+/* Pinned blocks are shared by every twin of the process (one registration per block, counted),
+ * so a second twin never asks the driver to pin memory that is pinned already. */
+static struct {
+    pthread_mutex_t lock;
+    struct {
+        void *ptr;
+        unsigned refs;
+    } block[LS_CUDA_MAX_PINNED];
+    unsigned n;
+} pins = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
 int ls_cuda_pipe_pin(LsCudaPipe *pp, void *ptr, size_t size)
 {
     if (!pp->dev_open || pp->n_pinned == LS_CUDA_MAX_PINNED)
         return -EIO;
     const LsCudaApi *cu = pp->dev.cu;
-    int err = ls_cuda_push(&pp->dev);
-    if (err)
-        return err;
-    const CUresult r = cu->cuMemHostRegister(ptr, size, LS_CU_MEMHOSTREGISTER_PORTABLE);
-    /* twins on one device share its primary context: the first one to pin a block owns it */
-    if (r == LS_CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED || !r) {
-        pp->pinned[pp->n_pinned++] = (LsCudaPinned){ ptr, size, !r };
-    } else {
-        ls_log(VMAF_LOG_LEVEL_DEBUG, "%s (cuda): cannot pin picture memory (error %d): frames are "
-               "staged through a copy", pp->name, r);
-        err = -EIO;
+    int err = 0;
+    pthread_mutex_lock(&pins.lock);
+    unsigned i = 0;
+    while (i < pins.n && pins.block[i].ptr != ptr)
+        i++;
+    if (i == pins.n) {
+        if (i == LS_CUDA_MAX_PINNED || (err = ls_cuda_push(&pp->dev))) {
+            pthread_mutex_unlock(&pins.lock);
+            return err ? err : -EIO;
+        }
+        const CUresult r = cu->cuMemHostRegister(ptr, size, LS_CU_MEMHOSTREGISTER_PORTABLE);
+        ls_cuda_pop(&pp->dev);
+        if (r) {
+            ls_log(VMAF_LOG_LEVEL_DEBUG, "%s (cuda): cannot pin picture memory (error %d): frames "
+                   "are staged through a copy", pp->name, r);
+            pthread_mutex_unlock(&pins.lock);
+            return -EIO;
+        }
+        pins.block[pins.n].ptr = ptr;
+        pins.block[pins.n].refs = 0;
+        pins.n++;
     }
-    ls_cuda_pop(&pp->dev);
-    return err;
+    pins.block[i].refs++;
+    pthread_mutex_unlock(&pins.lock);
+    pp->pinned[pp->n_pinned++] = (LsCudaPinned){ ptr, size, 1 };
+    return 0;
+}
+
+/* Context current. */
+static void unpin(const LsCudaApi *cu, void *ptr)
+{
+    pthread_mutex_lock(&pins.lock);
+    for (unsigned i = 0; i < pins.n; i++) {
+        if (pins.block[i].ptr != ptr)
+            continue;
+        if (!--pins.block[i].refs) {
+            CHECK_CU(cu, cuMemHostUnregister(ptr));
+            pins.block[i] = pins.block[--pins.n];
+        }
+        break;
+    }
+    pthread_mutex_unlock(&pins.lock);
 }
 
 static int is_pinned(const LsCudaPipe *pp, const VmafPicture *pic, const LsCudaLayout *l)
@@ -270,8 +310,7 @@ void ls_cuda_pipe_close(LsCudaPipe *pp)
         memset(s, 0, sizeof(*s));
     }
     for (unsigned i = 0; i < pp->n_pinned; i++)
-        if (pp->pinned[i].owned)
-            CHECK_CU(cu, cuMemHostUnregister(pp->pinned[i].ptr));
+        unpin(cu, pp->pinned[i].ptr);
     pp->n_pinned = 0;
     if (pp->mod)
         CHECK_CU(cu, cuModuleUnload(pp->mod));

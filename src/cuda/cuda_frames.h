@@ -79,7 +79,7 @@ typedef struct LsCudaSlot {
 typedef struct LsCudaPinned {
     unsigned char *ptr;
     size_t size;
-    int owned;              /* registered by this pipe (another twin may have registered it) */
+    int counted;            /* holds one count of the process-wide registration */
 } LsCudaPinned;
 
 typedef struct LsCudaPipe {

@@ -23,7 +23,6 @@ typedef struct CUevent_st *CUevent;
 #define LS_CU_EVENT_DISABLE_TIMING 0x2
 #define LS_CU_MEMHOSTALLOC_PORTABLE 0x1
 #define LS_CU_MEMHOSTREGISTER_PORTABLE 0x1
-#define LS_CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED 712
 
 typedef struct LsCudaApi {
     CUresult (*cuInit)(unsigned flags);
