@@ -19,13 +19,16 @@ static uint64_t sse_8bit_avx2(const void *ref, ptrdiff_t ref_stride, const void 
     for (unsigned y = 0; y < h; y++) {
         const uint8_t *r = (const uint8_t *)ref + y * ref_stride;
         const uint8_t *d = (const uint8_t *)dis + y * dis_stride;
-        __m256i acc = zero; /* 32-bit lanes: 8 lanes x 255^2 x (w/16) fits for w < 2^17 */
+        __m256i acc = zero; /* 32-bit lanes: 4 x 255^2 per step, < 2^31 for rows up to 2^17 */
         unsigned x = 0;
-        for (; x + 16 <= w; x += 16) {
-            const __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(r + x)));
-            const __m256i b = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(d + x)));
-            const __m256i e = _mm256_sub_epi16(a, b);
-            acc = _mm256_add_epi32(acc, _mm256_madd_epi16(e, e));
+        for (; x + 32 <= w; x += 32) {
+            const __m256i a = _mm256_loadu_si256((const __m256i *)(r + x));
+            const __m256i b = _mm256_loadu_si256((const __m256i *)(d + x));
+            /* |a - b| in bytes, then widened: the square needs 16 bits */
+            const __m256i e = _mm256_or_si256(_mm256_subs_epu8(a, b), _mm256_subs_epu8(b, a));
+            const __m256i lo = _mm256_unpacklo_epi8(e, zero), hi = _mm256_unpackhi_epi8(e, zero);
+            acc = _mm256_add_epi32(acc, _mm256_add_epi32(_mm256_madd_epi16(lo, lo),
+                                                         _mm256_madd_epi16(hi, hi)));
         }
         uint64_t row = hsum_epi64(_mm256_add_epi64(_mm256_unpacklo_epi32(acc, zero),
                                                    _mm256_unpackhi_epi32(acc, zero)));
