@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "core/geometry.h"
 #include "core/picture_ref.h"
 
 struct VmafRef {
@@ -34,14 +35,10 @@ static int layout(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bpc, unsi
     memset(pic, 0, sizeof(*pic));
     pic->pix_fmt = fmt;
     pic->bpc = bpc;
-    const unsigned ss_x = fmt == VMAF_PIX_FMT_YUV420P || fmt == VMAF_PIX_FMT_YUV422P;
-    const unsigned ss_y = fmt == VMAF_PIX_FMT_YUV420P;
-    const unsigned n_planes = fmt == VMAF_PIX_FMT_YUV400P ? 1 : 3;
+    const unsigned n_planes = ls_plane_sizes(fmt, w, h, pic->w, pic->h);
     const size_t bytes = bpc > 8 ? 2 : 1;
     *total = 0;
     for (unsigned p = 0; p < n_planes; p++) {
-        pic->w[p] = p ? (w + ss_x) >> ss_x : w;
-        pic->h[p] = p ? (h + ss_y) >> ss_y : h;
         /* rows padded to 32 samples (libvmaf's layout); keeps SIMD row loads aligned */
         pic->stride[p] = (ptrdiff_t)(((pic->w[p] + 31u) & ~31u) * bytes);
         *total += (size_t)pic->stride[p] * pic->h[p];

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/extractor.h"
+#include "core/geometry.h"
 #include "feature/motion.h"
 
 const LsOption ls_float_motion_options[] = {
@@ -85,13 +86,8 @@ int ls_float_motion_state_init(LsFloatMotionState *s, const LsFloatMotionOptions
         return ls_fex_error(fex, "float_motion: motion_add_scale1 supports widths up to %u",
                             2 * SCALE1_MAX_WIDTH);
 
-    const unsigned ss_x = fmt == VMAF_PIX_FMT_YUV420P || fmt == VMAF_PIX_FMT_YUV422P;
-    const unsigned ss_y = fmt == VMAF_PIX_FMT_YUV420P;
     s->n_planes = opt->motion_add_uv ? 3 : 1;
-    s->w[0] = w;
-    s->h[0] = h;
-    s->w[1] = s->w[2] = (w + ss_x) >> ss_x;
-    s->h[1] = s->h[2] = (h + ss_y) >> ss_y;
+    ls_plane_sizes(fmt, w, h, s->w, s->h);
     const unsigned min_size = s->n_taps / 2 + 1;
     for (unsigned p = 0; p < s->n_planes; p++) {
         if (s->w[p] < min_size || s->h[p] < min_size)

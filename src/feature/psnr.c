@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "core/extractor.h"
+#include "core/geometry.h"
 #include "feature/psnr.h"
 
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
@@ -44,14 +45,12 @@ int ls_psnr_state_init(LsPsnrState *s, const LsPsnrOptions *opt, enum VmafPixelF
     if (fmt == VMAF_PIX_FMT_YUV400P)
         s->opt.enable_chroma = false;
     s->n_planes = s->opt.enable_chroma ? 3 : 1;
-    const unsigned ss_x = fmt == VMAF_PIX_FMT_YUV420P || fmt == VMAF_PIX_FMT_YUV422P;
-    const unsigned ss_y = fmt == VMAF_PIX_FMT_YUV420P;
-    s->w[0] = w;
-    s->h[0] = h;
-    /* chroma as the picture model stores it: ceil of half (equal to libvmaf's floor for even
-     * sizes; the fork's choice for odd sizes, whose goldens these match) */
-    s->w[1] = s->w[2] = (w + ss_x) >> ss_x;
-    s->h[1] = s->h[2] = (h + ss_y) >> ss_y;
+    /* the picture model's chroma (ceil of half): the fork's sizes for odd frames, whose goldens
+     * these match; the min_sse ceiling below uses the same sizes */
+    unsigned pw[3], ph[3];
+    ls_plane_sizes(fmt == VMAF_PIX_FMT_YUV400P ? VMAF_PIX_FMT_YUV444P : fmt, w, h, pw, ph);
+    for (unsigned i = 0; i < 3; i++)
+        s->w[i] = pw[i], s->h[i] = ph[i];
     s->peak = s->opt.reduced_hbd_peak ? (255u << (bpc - 8)) : ((1u << bpc) - 1);
     for (unsigned i = 0; i < 3; i++) {
         if (s->opt.min_sse != 0.0) {

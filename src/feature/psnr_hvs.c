@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "core/extractor.h"
+#include "core/geometry.h"
 #include "feature/psnr_hvs.h"
 
 const LsOption ls_psnr_hvs_options[] = {
@@ -45,13 +46,7 @@ int ls_psnr_hvs_state_init(const LsFex *fex, LsPsnrHvsState *s, const LsPsnrHvsO
     if (fmt == VMAF_PIX_FMT_YUV400P)
         s->opt.enable_chroma = false;
     s->n_planes = s->opt.enable_chroma ? 3 : 1;
-    const unsigned ss_x = fmt == VMAF_PIX_FMT_YUV420P || fmt == VMAF_PIX_FMT_YUV422P;
-    const unsigned ss_y = fmt == VMAF_PIX_FMT_YUV420P;
-    s->w[0] = w;
-    s->h[0] = h;
-    /* chroma as the picture model stores it (ceil of half) */
-    s->w[1] = s->w[2] = (w + ss_x) >> ss_x;
-    s->h[1] = s->h[2] = (h + ss_y) >> ss_y;
+    ls_plane_sizes(fmt, w, h, s->w, s->h);
     for (unsigned p = 0; p < 3; p++)
         s->n_terms[p] = (int)(64 * ls_psnr_hvs_blocks(s->w[p]) * ls_psnr_hvs_blocks(s->h[p]));
     return ls_psnr_hvs_check_planes(fex, s);
