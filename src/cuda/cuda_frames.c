@@ -416,3 +416,36 @@ int ls_cuda_pipe_wait(LsCudaPipe *pp, LsCudaSlot *s)
     pp->frames++;
     return err;
 }
+
+int ls_cuda_pipe_extract(LsCudaPipe *pp, void *twin, LsCudaEnqueueFn enqueue,
+                         LsCudaCollectFn collect, const VmafPicture *ref, const VmafPicture *dist,
+                         unsigned index, LsCollector *fc)
+{
+    int err = ls_cuda_push(&pp->dev);
+    if (err)
+        return err;
+    const unsigned slot = pp->next;
+    LsCudaSlot *s = &pp->slot[slot];
+    if (s->pending)
+        err = collect(twin, s, fc);
+    if (!err)
+        err = enqueue(twin, s, slot, ref, dist);
+    if (!err)
+        err = ls_cuda_pipe_submit(pp, s, index);
+    LsCudaSlot *oldest = &pp->slot[pp->next];
+    if (!err && oldest->pending)
+        err = collect(twin, oldest, fc);
+    const int pop_err = ls_cuda_pop(&pp->dev);
+    return err ? err : pop_err;
+}
+
+int ls_cuda_pipe_flush(LsCudaPipe *pp, void *twin, LsCudaCollectFn collect, LsCollector *fc)
+{
+    int err = ls_cuda_push(&pp->dev);
+    if (err)
+        return err;
+    for (LsCudaSlot *s; !err && (s = ls_cuda_pipe_oldest(pp));)
+        err = collect(twin, s, fc);
+    const int pop_err = ls_cuda_pop(&pp->dev);
+    return err ? err : pop_err;
+}

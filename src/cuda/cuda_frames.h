@@ -130,4 +130,18 @@ LsCudaSlot *ls_cuda_pipe_oldest(LsCudaPipe *pp);
 /* Waits for a pending slot's work; afterwards s->result holds its results. */
 int ls_cuda_pipe_wait(LsCudaPipe *pp, LsCudaSlot *s);
 
+/* A twin's frame work: enqueue uploads frame ref/dist into slot number `slot` and launches its
+ * kernels; collect waits for a slot and writes its scores. */
+typedef int (*LsCudaEnqueueFn)(void *twin, LsCudaSlot *s, unsigned slot, const VmafPicture *ref,
+                               const VmafPicture *dist);
+typedef int (*LsCudaCollectFn)(void *twin, LsCudaSlot *s, LsCollector *fc);
+/* The extract of every twin: collects the slot about to be reused, enqueues frame `index` on it,
+ * then collects the oldest frame in flight, which ran while the later ones were copied; scores are
+ * written in index order. Makes the device's context current around the calls. */
+int ls_cuda_pipe_extract(LsCudaPipe *pp, void *twin, LsCudaEnqueueFn enqueue,
+                         LsCudaCollectFn collect, const VmafPicture *ref, const VmafPicture *dist,
+                         unsigned index, LsCollector *fc);
+/* End of stream: collects every frame still in flight, oldest first. */
+int ls_cuda_pipe_flush(LsCudaPipe *pp, void *twin, LsCudaCollectFn collect, LsCollector *fc);
+
 #endif

@@ -83,17 +83,20 @@ fail:
     return err;
 }
 
-static int collect(PsnrCudaPriv *p, LsCudaSlot *s, LsCollector *fc)
+static int collect(void *twin, LsCudaSlot *s, LsCollector *fc)
 {
+    PsnrCudaPriv *p = twin;
     const int err = ls_cuda_pipe_wait(&p->pipe, s);
     if (err)
         return err;
     return ls_psnr_write_scores(&p->state, (const uint64_t *)s->result, s->index, fc);
 }
 
-static int enqueue(PsnrCudaPriv *p, LsCudaSlot *s, CUdeviceptr sse, const VmafPicture *ref,
+static int enqueue(void *twin, LsCudaSlot *s, unsigned slot, const VmafPicture *ref,
                    const VmafPicture *dist)
 {
+    PsnrCudaPriv *p = twin;
+    const CUdeviceptr sse = p->sse[slot];
     const LsCudaApi *cu = p->pipe.dev.cu;
     const LsCudaLayout *l = &p->pipe.layout;
     int err = ls_cuda_pipe_upload(&p->pipe, s, ref, dist);
@@ -129,36 +132,13 @@ static int psnr_cuda_extract(LsFex *fex, const VmafPicture *ref, const VmafPictu
                              unsigned index, LsCollector *fc)
 {
     PsnrCudaPriv *p = fex->priv;
-    int err = ls_cuda_push(&p->pipe.dev);
-    if (err)
-        return err;
-    const unsigned slot = p->pipe.next;
-    LsCudaSlot *s = &p->pipe.slot[slot];
-    if (s->pending)
-        err = collect(p, s, fc);
-    if (!err)
-        err = enqueue(p, s, p->sse[slot], ref, dist);
-    if (!err)
-        err = ls_cuda_pipe_submit(&p->pipe, s, index);
-    /* the oldest frame in flight, which ran while the later ones were copied */
-    LsCudaSlot *oldest = &p->pipe.slot[p->pipe.next];
-    if (!err && oldest->pending)
-        err = collect(p, oldest, fc);
-    const int pop_err = ls_cuda_pop(&p->pipe.dev);
-    return err ? err : pop_err;
+    return ls_cuda_pipe_extract(&p->pipe, p, enqueue, collect, ref, dist, index, fc);
 }
 
 static int psnr_cuda_flush(LsFex *fex, LsCollector *fc)
 {
     PsnrCudaPriv *p = fex->priv;
-    int err = ls_cuda_push(&p->pipe.dev);
-    if (err)
-        return err;
-    for (LsCudaSlot *s; !err && (s = ls_cuda_pipe_oldest(&p->pipe));)
-        err = collect(p, s, fc);
-    const int pop_err = ls_cuda_pop(&p->pipe.dev);
-    if (!err)
-        err = pop_err;
+    const int err = ls_cuda_pipe_flush(&p->pipe, p, collect, fc);
     return err ? err : ls_psnr_write_aggregates(&p->state, fc);
 }
 
