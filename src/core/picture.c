@@ -56,7 +56,7 @@ static int alloc_into(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bpc, 
     /* 64 bytes of slack past the end: SIMD kernels may over-read the last row's padding; whole
      * pages, so that a GPU backend can pin pool pictures; large pictures in huge pages, which
      * cuts the page faults of first use (most of the start-up of a 1080p run) */
-    const size_t page = total >= ((size_t)4 << 20) ? (size_t)2 << 20 : 4096;
+    const size_t page = total >= ((size_t)2 << 20) ? (size_t)2 << 20 : 4096;
     uint8_t *mem = aligned_alloc(page, (total + 64 + page - 1) & ~(page - 1));
     if (!mem)
         return -ENOMEM;
