@@ -56,8 +56,8 @@ def main():
     for g in a.gen:
         size, fmt, bits, frames = g.split(":")
         w, h = size.split("x")
-        ref = os.path.join(a.work, f"gen_{size}_{fmt}_{bits}_ref.y4m")
-        dis = os.path.join(a.work, f"gen_{size}_{fmt}_{bits}_dis.y4m")
+        ref = os.path.join(a.work, f"gen_{size}_{fmt}_{bits}_{frames}_ref.y4m")
+        dis = os.path.join(a.work, f"gen_{size}_{fmt}_{bits}_{frames}_dis.y4m")
         if not os.path.exists(dis):
             subprocess.run([a.gen_tool, "-w", w, "-h", h, "-p", fmt, "-b", bits, "-n", frames, ref, dis],
                            check=True)

@@ -80,15 +80,15 @@ if [ "$mode" = bench ]; then
   mkdir -p $gen
   # many frames: start-up (GPU context, pinning the picture pool) varies by a few 100 ms
   python3 bench/bench.py --cli $cli --gen-tool $b/tools/lockstep-gen --work $gen \
-    --gen 576x324:420:8:960 --gen 576x324:420:10:960 --gen 1920x1080:420:8:240 \
+    --gen 1920x1080:420:8:240 \
     --gen 1920x1080:420:10:240 --gen 3840x2160:420:8:240 --gen 3840x2160:420:10:240 \
     --feature psnr --feature psnr_hvs --backend cpu cuda opencl \
     --threads $jobs --runs 3 | tee "$out/bench.md"
   echo "--- where the time goes (psnr_hvs, CUDA, 3840x2160 8-bit, 240 frames)"
-  LOCKSTEP_CUDA_TIMING=1 $cli -r $gen/gen_3840x2160_420_8_ref.y4m -d $gen/gen_3840x2160_420_8_dis.y4m \
+  LOCKSTEP_CUDA_TIMING=1 $cli -r $gen/gen_3840x2160_420_8_240_ref.y4m -d $gen/gen_3840x2160_420_8_240_dis.y4m \
     --feature psnr_hvs --backend cuda -q -o /dev/null 2>&1 | tee "$out/profile.txt"
   for t in 2 240; do
-    /usr/bin/time -f "psnr twin, reading + upload bound ($t frames): %e s" $cli -r $gen/gen_3840x2160_420_8_ref.y4m -d $gen/gen_3840x2160_420_8_dis.y4m \
+    /usr/bin/time -f "psnr twin, reading + upload bound ($t frames): %e s" $cli -r $gen/gen_3840x2160_420_8_240_ref.y4m -d $gen/gen_3840x2160_420_8_240_dis.y4m \
       --feature psnr --backend cuda -q --frame_cnt $t -o /dev/null
   done 2>&1 | tee -a "$out/profile.txt"
 fi
