@@ -19,6 +19,7 @@
 #include "core/backend.h"
 #include "cuda/ordered_sum.h"
 #include "cuda/psnr_hvs_cuda.h"
+#include "input/input.h"
 #include "lockstep/lockstep.h"
 
 static int gpu;
@@ -35,13 +36,8 @@ static uint32_t rnd(void)
 
 static const char *fmt_name(enum VmafPixelFormat f)
 {
-    switch (f) {
-    case VMAF_PIX_FMT_YUV420P: return "420";
-    case VMAF_PIX_FMT_YUV422P: return "422";
-    case VMAF_PIX_FMT_YUV444P: return "444";
-    case VMAF_PIX_FMT_YUV400P: return "400";
-    default: return "?";
-    }
+    const char *name = ls_pix_fmt_name(f);
+    return name ? name : "?";
 }
 
 static void put(VmafPicture *p, unsigned c, unsigned x, unsigned y, unsigned v)

@@ -16,13 +16,8 @@
 
 static const char *fmt_name(enum VmafPixelFormat f)
 {
-    switch (f) {
-    case VMAF_PIX_FMT_YUV420P: return "420";
-    case VMAF_PIX_FMT_YUV422P: return "422";
-    case VMAF_PIX_FMT_YUV444P: return "444";
-    case VMAF_PIX_FMT_YUV400P: return "400";
-    default: return "unknown";
-    }
+    const char *name = ls_pix_fmt_name(f);
+    return name ? name : "unknown";
 }
 
 /* One line for all the problems, in the vmaf tool's words. */

@@ -242,6 +242,19 @@ static int detect_and_open(LsInput *in, const LsRawParams *raw, char *err, size_
 
 static int swap_needed(void);
 
+/* Files store 16-bit samples little-endian; a big-endian host swaps each word after reading. */
+static void swap_bytes(VmafPicture *pic, const LsFrameGeometry *geo, unsigned p)
+{
+    for (unsigned y = 0; y < geo->h[p]; y++) {
+        uint8_t *r = (uint8_t *)pic->data[p] + (size_t)y * (size_t)pic->stride[p];
+        for (size_t x = 0; x < geo->row_bytes[p]; x += 2) {
+            const uint8_t t = r[x];
+            r[x] = r[x + 1];
+            r[x + 1] = t;
+        }
+    }
+}
+
 /* A regular file whose first frame starts with a bare "FRAME\n" (or raw YUV) can be read at any
  * frame index with pread: frame n starts at data_start + n * (marker + payload). */
 static void find_frames(LsInput *in)
@@ -328,16 +341,8 @@ int ls_input_read_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err, s
                             (unsigned long long)frame, total, in->info.frame_bytes);
             }
         }
-        if (geo->bytes_per_sample == 2 && swap_needed()) {
-            for (unsigned y = 0; y < geo->h[p]; y++) {
-                uint8_t *r = data + (size_t)y * (size_t)pic->stride[p];
-                for (size_t x = 0; x < row; x += 2) {
-                    const uint8_t t = r[x];
-                    r[x] = r[x + 1];
-                    r[x + 1] = t;
-                }
-            }
-        }
+        if (geo->bytes_per_sample == 2 && swap_needed())
+            swap_bytes(pic, geo, p);
     }
     return 1;
 }
@@ -545,16 +550,8 @@ int ls_input_read(LsInput *in, VmafPicture *pic, char *err, size_t err_len)
                     return short_frame(in, total, err, err_len);
             }
         }
-        if (geo->bytes_per_sample == 2 && swap_needed()) {
-            for (unsigned y = 0; y < geo->h[p]; y++) {
-                uint8_t *r = data + (size_t)y * (size_t)pic->stride[p];
-                for (size_t x = 0; x < row; x += 2) {
-                    const uint8_t t = r[x];
-                    r[x] = r[x + 1];
-                    r[x + 1] = t;
-                }
-            }
-        }
+        if (geo->bytes_per_sample == 2 && swap_needed())
+            swap_bytes(pic, geo, p);
     }
     in->frame_index++;
     return 1;
