@@ -86,6 +86,7 @@ def main():
     ap.add_argument("--family", required=True, choices=sorted(FAMILIES))
     ap.add_argument("--work", required=True)
     ap.add_argument("--threads", default="0")
+    ap.add_argument("--cpumask", default="0", help="255: the plain C paths")
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
 
@@ -136,7 +137,7 @@ def main():
             feature = extractor + ("=" + opts if opts else "")
             out = os.path.join(args.work, f"{fid}.{run_id.replace(':', '_').replace('=', '-')}.json")
             cmd = [args.cli, "-r", ref, "-d", dis, "--feature", feature, "-n", "-q", "--json",
-                   "--precision", "max", "-o", out, "--threads", args.threads]
+                   "--precision", "max", "-o", out, "--threads", args.threads, "--cpumask", args.cpumask]
             if os.path.exists(out):
                 os.remove(out)
             p = subprocess.run(cmd, capture_output=True, text=True)
