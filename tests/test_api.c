@@ -85,6 +85,39 @@ int main(void)
     CHECK(!strcmp(lockstep_feature_name(vmaf, 1), "mse_y"));
     CHECK(vmaf_close(vmaf) == 0);
 
+    /* psnr.md §3.6 and §5: one step in one luma sample of a 576x324 frame is 60 dB by default
+     * (the ceiling) and 100.84047854497734 dB with uncapped=true; min_sse=0.5 lifts the ceiling */
+    static const struct { const char *key, *val; double expect; } caps[] = {
+        { NULL, NULL, 60.0 },
+        { "uncapped", "true", 100.84047854497734 },
+        { "min_sse", "0.5", 0.0 }, /* ceilings 104 (luma) and 98 (chroma): above the true value */
+    };
+    for (unsigned c = 0; c < 3; c++) {
+        VmafContext *v;
+        CHECK(vmaf_init(&v, cfg) == 0);
+        VmafFeatureDictionary *o = NULL;
+        if (caps[c].key)
+            vmaf_feature_dictionary_set(&o, caps[c].key, caps[c].val);
+        CHECK(vmaf_use_feature(v, "psnr", o) == 0);
+        VmafPicture ref, dis;
+        vmaf_picture_alloc(&ref, VMAF_PIX_FMT_YUV420P, 8, 576, 324);
+        vmaf_picture_alloc(&dis, VMAF_PIX_FMT_YUV420P, 8, 576, 324);
+        fill(&ref, 0);
+        fill(&dis, 0);
+        ((uint8_t *)dis.data[0])[100 * dis.stride[0] + 200] ^= 1;
+        CHECK(vmaf_read_pictures(v, &ref, &dis, 0) == 0);
+        CHECK(vmaf_read_pictures(v, NULL, NULL, 0) == 0);
+        double y, cb;
+        CHECK(vmaf_feature_score_at_index(v, "psnr_y", &y, 0) == 0);
+        CHECK(vmaf_feature_score_at_index(v, "psnr_cb", &cb, 0) == 0);
+        if (c < 2)
+            CHECK_BITS(y, caps[c].expect);
+        else
+            CHECK_BITS(y, 100.84047854497734); /* below the min_sse ceiling of 104 */
+        CHECK(cb == (c == 2 ? 98.0 : 60.0)); /* identical chroma: the ceiling */
+        vmaf_close(v);
+    }
+
     /* a GPU backend that is not there is a stated refusal, not a silent CPU run */
     CHECK(vmaf_init(&vmaf, cfg) == 0);
     cfg.gpumask = 1;
