@@ -106,7 +106,12 @@ def main():
     expect_error(cli, work, "raw without all parameters", ["-r", garbage, "-d", garbage, "-w", "16", "--feature", f], "--height")
     expect_error(cli, work, "unknown feature", ["-r", two_ref, "-d", two_dis, "--feature", "psnrx"], "psnrx")
     expect_error(cli, work, "unknown option", ["-r", two_ref, "-d", two_dis, "--feature", "psnr=enable_foo=true"], "enable_foo", "psnr")
-    expect_error(cli, work, "option alias is not a key", ["-r", two_ref, "-d", two_dis, "--feature", "psnr=foo"], "bad option string")
+    expect_error(cli, work, "option without a value", ["-r", two_ref, "-d", two_dis, "--feature", "psnr=foo"], "bad option string")
+    expect_error(cli, work, "option alias is not a key", ["-r", two_ref, "-d", two_dis, "--feature", "float_motion=mfw=2"], "unknown option \"mfw\"")
+    tiny = ["-r", os.path.join(fx, "p11d_ref.y4m"), "-d", os.path.join(fx, "p11d_dis.y4m")]
+    expect_error(cli, work, "frame smaller than psnr_hvs's block", tiny + ["--feature", "psnr_hvs"], "8x8 block")
+    expect_error(cli, work, "frame smaller than float_ssim's window", tiny + ["--feature", "float_ssim"], "11x11")
+    expect_error(cli, work, "chroma smaller than psnr_hvs's block", ["-r", os.path.join(fx, "p11b_ref.y4m"), "-d", os.path.join(fx, "p11b_dis.y4m"), "--feature", "psnr_hvs"], "enable_chroma=false")
     expect_error(cli, work, "malformed boolean", ["-r", two_ref, "-d", two_dis, "--feature", "psnr=enable_chroma=yes"], "enable_chroma", "yes")
     expect_error(cli, work, "malformed number", ["-r", two_ref, "-d", two_dis, "--feature", "psnr=min_sse=1x"], "min_sse", "1x")
     expect_error(cli, work, "out-of-range value", ["-r", two_ref, "-d", two_dis, "--feature", "psnr=min_sse=-1"], "min_sse", "range")
