@@ -12,56 +12,13 @@
 #include <time.h>
 
 #include "lockstep/lockstep.h"
+#include "test_support.h"
 #include "core/cpu.h"
 #include "feature/psnr_hvs.h"
 #include "feature/psnr_hvs_block.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                   \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fprintf(stderr, "\n");                                                                 \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
-
-static uint32_t float_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof(u));
-    return u;
-}
-
-static uint64_t double_bits(double f)
-{
-    uint64_t u;
-    memcpy(&u, &f, sizeof(u));
-    return u;
-}
 
 /* ---- tables ---- */
-
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    const long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    if (buf)
-        buf[n] = 0;
-    fclose(f);
-    return buf;
-}
 
 /* The 64 strings of the array `"field": [[...], ...]` that follows `"plane_key"` in the JSON. */
 static int json_strings(const char *json, const char *plane_key, const char *field,

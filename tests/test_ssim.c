@@ -14,20 +14,10 @@
 #include <time.h>
 
 #include "lockstep/lockstep.h"
+#include "test_support.h"
 #include "core/cpu.h"
 #include "feature/ssim.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                   \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fprintf(stderr, "\n");                                                                 \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 static uint64_t rng_state = 0x5eed5eed12345678ull;
 
@@ -37,33 +27,7 @@ static uint32_t rnd(void)
     return (uint32_t)(rng_state >> 33);
 }
 
-static uint64_t double_bits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof(u));
-    return u;
-}
-
 /* ---- tables against tables/ssim_gaussian.json ---- */
-
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    const long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    if (buf)
-        buf[n] = 0;
-    fclose(f);
-    return buf;
-}
 
 /* The number in the string value or bare value after the next occurrence of "key" from *pos. */
 static const char *json_next(const char **pos, const char *key)
