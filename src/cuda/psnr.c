@@ -49,10 +49,7 @@ static int psnr_cuda_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, un
                           unsigned h)
 {
     PsnrCudaPriv *p = fex->priv;
-    /* the CPU extractor's refusal (psnr.md §3.3) */
-    if (bpc != 8 && bpc != 10 && bpc != 12 && bpc != 16)
-        return ls_fex_error(fex, "psnr: bit depth %u is not supported (8, 10, 12 or 16)", bpc);
-    int err = ls_psnr_state_init(&p->state, &p->opt, fmt, bpc, w, h);
+    int err = ls_psnr_state_init(fex, &p->state, &p->opt, fmt, bpc, w, h);
     if (err)
         return err;
     LsCudaLayout layout;

@@ -37,9 +37,11 @@ static const char *const psnr_names[3] = { "psnr_y", "psnr_cb", "psnr_cr" };
 static const char *const mse_names[3] = { "mse_y", "mse_cb", "mse_cr" };
 static const char *const apsnr_names[3] = { "apsnr_y", "apsnr_cb", "apsnr_cr" };
 
-int ls_psnr_state_init(LsPsnrState *s, const LsPsnrOptions *opt, enum VmafPixelFormat fmt,
-                       unsigned bpc, unsigned w, unsigned h)
+int ls_psnr_state_init(const LsFex *fex, LsPsnrState *s, const LsPsnrOptions *opt,
+                       enum VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h)
 {
+    if (bpc != 8 && bpc != 10 && bpc != 12 && bpc != 16)
+        return ls_fex_error(fex, "psnr: bit depth %u is not supported (8, 10, 12 or 16)", bpc);
     s->opt = *opt;
     s->bpc = bpc;
     if (fmt == VMAF_PIX_FMT_YUV400P)
@@ -113,10 +115,8 @@ typedef struct PsnrPriv {
 static int psnr_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h)
 {
     PsnrPriv *p = fex->priv;
-    if (bpc != 8 && bpc != 10 && bpc != 12 && bpc != 16)
-        return ls_fex_error(fex, "psnr: bit depth %u is not supported (8, 10, 12 or 16)", bpc);
     ls_psnr_dsp_init(&p->dsp, fex->cpu_flags);
-    return ls_psnr_state_init(&p->state, &p->opt, fmt, bpc, w, h);
+    return ls_psnr_state_init(fex, &p->state, &p->opt, fmt, bpc, w, h);
 }
 
 static int psnr_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *dist,

@@ -206,6 +206,34 @@ typedef void (*LsSsimSumsVFn)(const void *const ref_rows[LS_SSIM_TAPS],
 typedef void (*LsSsimRowFn)(const double *const v[5], double weight_v, unsigned w,
                             double sample_max, double acc[2]);
 
+/* One column of the integer vertical sums: the reference for every variant (the C unit loops it,
+ * SIMD variants finish their row tails with it). Integer sums, exact in any order. */
+#define LS_SSIM_DEF_SUMS_V_COLUMN(name, pixel)                                                   \
+    static inline void name(const void *const ref_rows[LS_SSIM_TAPS],                           \
+                            const void *const dis_rows[LS_SSIM_TAPS],                           \
+                            const int32_t kernel_v[LS_SSIM_TAPS], unsigned x,                   \
+                            double *const v[5])                                                 \
+    {                                                                                            \
+        int64_t a_x = 0, a_y = 0, a_xx = 0, a_xy = 0, a_yy = 0;                                  \
+        for (unsigned t = 0; t < LS_SSIM_TAPS; t++) {                                            \
+            const int64_t s = ((const pixel *)ref_rows[t])[x];                                   \
+            const int64_t d = ((const pixel *)dis_rows[t])[x];                                   \
+            const int64_t q = kernel_v[t];                                                       \
+            a_x += q * s;                                                                        \
+            a_y += q * d;                                                                        \
+            a_xx += q * s * s;                                                                   \
+            a_xy += q * s * d;                                                                   \
+            a_yy += q * d * d;                                                                   \
+        }                                                                                        \
+        v[0][x] = (double)a_x;                                                                   \
+        v[1][x] = (double)a_y;                                                                   \
+        v[2][x] = (double)a_xx;                                                                  \
+        v[3][x] = (double)a_xy;                                                                  \
+        v[4][x] = (double)a_yy;                                                                  \
+    }
+LS_SSIM_DEF_SUMS_V_COLUMN(ls_ssim_sums_v_column_8bit, uint8_t)
+LS_SSIM_DEF_SUMS_V_COLUMN(ls_ssim_sums_v_column_16bit, uint16_t)
+
 typedef struct LsSsimDsp {
     LsFloatSsimDecimateFn float_decimate;
     LsFloatSsimConvHFn float_conv_h;

@@ -60,33 +60,21 @@ static void float_terms_c(const float *mu_r, const float *mu_d, const float *e_r
 }
 
 /* Integer sums, exact in any order: int64 here, int32 or double in the AVX2 variants. */
-#define DEF_SUMS_V(name, pixel)                                                                  \
-    static void name(const void *const ref_rows[LS_SSIM_TAPS],                                  \
-                     const void *const dis_rows[LS_SSIM_TAPS],                                   \
-                     const int32_t kernel_v[LS_SSIM_TAPS], unsigned w, double *const v[5])       \
-    {                                                                                            \
-        for (unsigned x = 0; x < w; x++) {                                                       \
-            int64_t a_x = 0, a_y = 0, a_xx = 0, a_xy = 0, a_yy = 0;                              \
-            for (unsigned t = 0; t < LS_SSIM_TAPS; t++) {                                        \
-                const int64_t s = ((const pixel *)ref_rows[t])[x];                               \
-                const int64_t d = ((const pixel *)dis_rows[t])[x];                               \
-                const int64_t q = kernel_v[t];                                                   \
-                a_x += q * s;                                                                    \
-                a_y += q * d;                                                                    \
-                a_xx += q * s * s;                                                               \
-                a_xy += q * s * d;                                                               \
-                a_yy += q * d * d;                                                               \
-            }                                                                                    \
-            v[0][x] = (double)a_x;                                                               \
-            v[1][x] = (double)a_y;                                                               \
-            v[2][x] = (double)a_xx;                                                              \
-            v[3][x] = (double)a_xy;                                                              \
-            v[4][x] = (double)a_yy;                                                              \
-        }                                                                                        \
-    }
+static void sums_v_8bit_c(const void *const ref_rows[LS_SSIM_TAPS],
+                          const void *const dis_rows[LS_SSIM_TAPS],
+                          const int32_t kernel_v[LS_SSIM_TAPS], unsigned w, double *const v[5])
+{
+    for (unsigned x = 0; x < w; x++)
+        ls_ssim_sums_v_column_8bit(ref_rows, dis_rows, kernel_v, x, v);
+}
 
-DEF_SUMS_V(sums_v_8bit_c, uint8_t)
-DEF_SUMS_V(sums_v_16bit_c, uint16_t)
+static void sums_v_16bit_c(const void *const ref_rows[LS_SSIM_TAPS],
+                           const void *const dis_rows[LS_SSIM_TAPS],
+                           const int32_t kernel_v[LS_SSIM_TAPS], unsigned w, double *const v[5])
+{
+    for (unsigned x = 0; x < w; x++)
+        ls_ssim_sums_v_column_16bit(ref_rows, dis_rows, kernel_v, x, v);
+}
 
 static void ssim_row_c(const double *const v[5], double weight_v, unsigned w, double sample_max,
                        double acc[2])

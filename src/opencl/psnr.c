@@ -47,9 +47,7 @@ static int psnr_opencl_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, 
     PsnrOpenclPriv *p = fex->priv;
     char err[4096];
     cl_int rc = CL_SUCCESS;
-    if (bpc != 8 && bpc != 10 && bpc != 12 && bpc != 16)
-        return ls_fex_error(fex, "psnr: bit depth %u is not supported (8, 10, 12 or 16)", bpc);
-    int ret = ls_psnr_state_init(&p->state, &p->opt, fmt, bpc, w, h);
+    int ret = ls_psnr_state_init(fex, &p->state, &p->opt, fmt, bpc, w, h);
     if (ret < 0)
         return ret;
     p->bytes_per_sample = bpc > 8 ? 2 : 1;

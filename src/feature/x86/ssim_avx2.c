@@ -192,31 +192,6 @@ static inline void store_epi32_as_pd(double *out, __m256i v)
     _mm256_storeu_pd(out + 4, _mm256_cvtepi32_pd(_mm256_extracti128_si256(v, 1)));
 }
 
-#define DEF_SUMS_V_COLUMN(name, pixel)                                                           \
-    static void name(const void *const ref_rows[LS_SSIM_TAPS],                                   \
-                     const void *const dis_rows[LS_SSIM_TAPS],                                   \
-                     const int32_t kernel_v[LS_SSIM_TAPS], unsigned x, double *const v[5])       \
-    {                                                                                            \
-        int64_t a_x = 0, a_y = 0, a_xx = 0, a_xy = 0, a_yy = 0;                                  \
-        for (unsigned t = 0; t < LS_SSIM_TAPS; t++) {                                            \
-            const int64_t s = ((const pixel *)ref_rows[t])[x];                                   \
-            const int64_t d = ((const pixel *)dis_rows[t])[x];                                   \
-            const int64_t q = kernel_v[t];                                                       \
-            a_x += q * s;                                                                        \
-            a_y += q * d;                                                                        \
-            a_xx += q * s * s;                                                                   \
-            a_xy += q * s * d;                                                                   \
-            a_yy += q * d * d;                                                                   \
-        }                                                                                        \
-        v[0][x] = (double)a_x;                                                                   \
-        v[1][x] = (double)a_y;                                                                   \
-        v[2][x] = (double)a_xx;                                                                  \
-        v[3][x] = (double)a_xy;                                                                  \
-        v[4][x] = (double)a_yy;                                                                  \
-    }
-
-DEF_SUMS_V_COLUMN(sums_v_column_8bit, uint8_t)
-DEF_SUMS_V_COLUMN(sums_v_column_16bit, uint16_t)
 
 /* 8-bit samples: every product and sum fits int32 (256 * 255^2 < 2^31). */
 void ls_ssim_sums_v_8bit_avx2(const void *const ref_rows[LS_SSIM_TAPS],
@@ -247,7 +222,7 @@ void ls_ssim_sums_v_8bit_avx2(const void *const ref_rows[LS_SSIM_TAPS],
         store_epi32_as_pd(v[4] + x, a_yy);
     }
     for (; x < w; x++)
-        sums_v_column_8bit(ref_rows, dis_rows, kernel_v, x, v);
+        ls_ssim_sums_v_column_8bit(ref_rows, dis_rows, kernel_v, x, v);
 }
 
 /* 16-bit words: products up to 68 * 65535^2 and sums up to 256 * 65535^2, exact in double. */
@@ -279,7 +254,7 @@ void ls_ssim_sums_v_16bit_avx2(const void *const ref_rows[LS_SSIM_TAPS],
         _mm256_storeu_pd(v[4] + x, a_yy);
     }
     for (; x < w; x++)
-        sums_v_column_16bit(ref_rows, dis_rows, kernel_v, x, v);
+        ls_ssim_sums_v_column_16bit(ref_rows, dis_rows, kernel_v, x, v);
 }
 
 /* A border column: taps outside the row dropped (their weight is missing from the sum). */
