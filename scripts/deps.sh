@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what lockstep builds and tests with, from Debian's packages (uses sudo when not root).
 set -euo pipefail
-pkgs="build-essential cmake ninja-build python3 xz-utils ocl-icd-opencl-dev opencl-headers pocl-opencl-icd"
+pkgs="build-essential cmake ninja-build python3 xz-utils libcjson-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

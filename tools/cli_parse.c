@@ -33,7 +33,7 @@ static const char usage_text[] =
     "  --subsample N             score every N-th frame only\n"
     "Execution:\n"
     "  --threads N               worker threads (scores are identical for any N)\n"
-    "  -c, --cpumask N           disable SIMD levels (bit 3: AVX2; 255: plain C everywhere)\n"
+    "  -c, --cpumask N           disable SIMD levels (bit 3: AVX2 and up, bit 4: AVX-512; 255: plain C)\n"
     "  --gpumask N               non-zero: no GPU\n"
     "  --backend B               auto, cpu, cuda or opencl (default cpu)\n"
     "  --gpu N|NAME              device index for the GPU backend (default 0); for OpenCL also a\n"

@@ -9,7 +9,9 @@ uint64_t ls_cpu_detect(void)
     if (__builtin_cpu_supports("ssse3")) flags |= LS_CPU_FLAG_SSSE3;
     if (__builtin_cpu_supports("sse4.1")) flags |= LS_CPU_FLAG_SSE41;
     if (__builtin_cpu_supports("avx2")) flags |= LS_CPU_FLAG_AVX2;
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"))
+    /* the AVX-512 variants use F, BW, DQ and VL (Skylake-SP, Zen 4 and later) */
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
         flags |= LS_CPU_FLAG_AVX512;
 #endif
     return flags;

@@ -1,5 +1,5 @@
 /* CPU feature detection. Usable flags = detected AND NOT --cpumask, so every variant can be
- * forced off (bit 3 of the mask turns AVX2 off, as in libvmaf's --cpumask). */
+ * forced off (bit 3 of the mask turns AVX2 off, bit 4 AVX-512, as in libvmaf's --cpumask). */
 #ifndef LOCKSTEP_CORE_CPU_H
 #define LOCKSTEP_CORE_CPU_H
 
@@ -14,6 +14,13 @@ enum LsCpuFlags {
 };
 
 uint64_t ls_cpu_detect(void);
-static inline uint64_t ls_cpu_usable(uint64_t cpumask) { return ls_cpu_detect() & ~cpumask; }
+/* Levels are cumulative, as in dav1d: masking AVX2 also turns the AVX-512 variants off. */
+static inline uint64_t ls_cpu_usable(uint64_t cpumask)
+{
+    uint64_t f = ls_cpu_detect() & ~cpumask;
+    if (!(f & LS_CPU_FLAG_AVX2))
+        f &= ~(uint64_t)LS_CPU_FLAG_AVX512;
+    return f;
+}
 
 #endif
