@@ -56,6 +56,7 @@ struct VmafContext {
     unsigned pic_cnt;
     int flushed;
     LsPicturePool *pool;
+    LsShared *shared;            /* what the extractors share (a GPU frame pipeline) */
 
     /* workers */
     pthread_t *thread;
@@ -263,6 +264,8 @@ int vmaf_init(VmafContext **vmaf, VmafConfiguration cfg)
     pthread_cond_init(&ctx->work, NULL);
     pthread_cond_init(&ctx->done, NULL);
     int err = ls_collector_create(&ctx->fc);
+    if (!err)
+        err = ls_shared_create(&ctx->shared);
     if (err)
         goto error;
     if (cfg.n_threads) {
@@ -371,6 +374,7 @@ static int make_slot(VmafContext *ctx, const LsExtractor *ex, const LsOptionValu
     s->fex.ex = ex;
     s->fex.cpu_flags = ctx->cpu_flags;
     s->fex.gpu_index = ctx->gpu;
+    s->fex.shared = ctx->shared;
     s->fex.priv = calloc(1, ex->priv_size ? ex->priv_size : 1);
     s->values = n_values ? calloc(n_values, sizeof(*s->values)) : NULL;
     if (!s->fex.priv || (n_values && !s->values)) {
@@ -694,6 +698,7 @@ int vmaf_close(VmafContext *ctx)
     for (unsigned i = 0; i < ctx->n_slot; i++)
         free_slot(ctx->slot[i]);
     free(ctx->slot);
+    ls_shared_destroy(ctx->shared);
     ls_collector_destroy(ctx->fc);
     ls_picture_pool_destroy(ctx->pool);
     pthread_mutex_destroy(&ctx->lock);

@@ -9,6 +9,7 @@
 #include "lockstep/lockstep.h"
 #include "core/collector.h"
 #include "core/options.h"
+#include "core/shared.h"
 
 enum LsExtractorFlags {
     /* keeps state across frames: extract runs on every frame, in index order, one call at a
@@ -47,6 +48,9 @@ typedef struct LsExtractor {
      * hands out, so a twin can pin it once and upload pool pictures without a staging copy.
      * The block stays valid until after close. A failure only costs that shortcut. */
     int (*use_host_memory)(LsFex *fex, void *ptr, size_t size);
+    /* GPU twins: the backend's description of the twin (CUDA: LsCudaTwinDesc), read by the
+     * backend's shared host skeleton. */
+    const void *backend_desc;
 } LsExtractor;
 
 struct LsFex {
@@ -55,6 +59,7 @@ struct LsFex {
     uint64_t cpu_flags;          /* usable SIMD levels after --cpumask */
     int gpu_index;               /* device chosen with --gpu */
     char instance_name[256];     /* extractor name with its FEATURE_PARAM suffix */
+    LsShared *shared;            /* objects shared by the extractors of the context */
 };
 
 /* Records an error for the caller (shown by the CLI); returns -EINVAL for convenience. */

@@ -41,5 +41,6 @@ target_sources(lockstep PRIVATE
   ${LS_CUDA_DIR}/cuda_loader.c
   ${LS_CUDA_DIR}/cuda_frames.c
   ${LS_CUDA_DIR}/ordered_sum.c
+  ${LS_CUDA_DIR}/twin.c
   ${LS_CUDA_DIR}/psnr.c
   ${LS_CUDA_DIR}/psnr_hvs.c)

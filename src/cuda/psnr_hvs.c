@@ -2,12 +2,13 @@
  * CPU's arithmetic and replays each plane's float sum in the CPU's order (ordered_sum.cuh); one
  * float per plane comes back and goes through the CPU extractor's own score functions. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/extractor.h"
 #include "core/log.h"
-#include "cuda/cuda_frames.h"
+#include "cuda/twin.h"
 #include "cuda/cuda_loader.h"
 #include "cuda/extractors.h"
 #include "cuda/ordered_sum.h"
@@ -29,9 +30,7 @@ typedef struct HvsBuffers {
 typedef struct PsnrHvsCudaPriv {
     LsPsnrHvsOptions opt; /* first: the CPU's option table points here */
     LsPsnrHvsState state;
-    LsCudaPipe pipe;
-    int pipe_open;
-    CUfunction fn[K_COUNT];
+    LsCudaTwin twin;
     HvsBuffers buf[LS_CUDA_SLOTS]; /* per slot */
     LsHvsFrame frame;     /* per-frame parameters but the device pointers */
     LsOsSequences seq;
@@ -72,35 +71,65 @@ static int ordered_sum_launch(const LsCudaApi *cu, const CUfunction *fn, LsOsSeq
     return err;
 }
 
-static void free_buffers(PsnrHvsCudaPriv *p)
-{
-    const LsCudaApi *cu = p->pipe.dev.cu;
-    for (unsigned i = 0; i < LS_CUDA_SLOTS; i++) {
-        CUdeviceptr *b[] = { &p->buf[i].terms, &p->buf[i].totals, &p->buf[i].summaries,
-                             &p->buf[i].out };
-        for (unsigned k = 0; k < 4; k++) {
-            if (*b[k])
-                CHECK_CU(cu, cuMemFree(*b[k]));
-            *b[k] = 0;
-        }
-    }
-}
-
-static void psnr_hvs_cuda_close(LsFex *fex)
+static int setup(LsFex *fex, LsCudaTwin *t)
 {
     PsnrHvsCudaPriv *p = fex->priv;
-    if (!p->pipe_open)
-        return;
-    if (!ls_cuda_push(&p->pipe.dev)) {
-        for (unsigned i = 0; i < LS_CUDA_SLOTS; i++)
-            if (p->pipe.slot[i].stream)
-                CHECK_CU(p->pipe.dev.cu, cuStreamSynchronize(p->pipe.slot[i].stream));
-        free_buffers(p);
-        ls_cuda_pop(&p->pipe.dev);
+    int err = 0;
+    for (unsigned i = 0; i < LS_CUDA_SLOTS && !err; i++) {
+        HvsBuffers *b = &p->buf[i];
+        if ((err = ls_cuda_twin_alloc(t, &b->terms, (size_t)p->n_blocks * 64 * sizeof(float))) ||
+            (err = ls_cuda_twin_alloc(t, &b->totals, (size_t)p->n_chunks * sizeof(double))) ||
+            (err = ls_cuda_twin_alloc(t, &b->summaries, (size_t)p->n_chunks * sizeof(LsOsSummary))))
+            break;
+        err = ls_cuda_twin_alloc(t, &b->out, 3 * sizeof(float));
     }
-    ls_cuda_pipe_close(&p->pipe);
-    p->pipe_open = 0;
+    return err;
 }
+
+static int enqueue(LsFex *fex, LsCudaTwin *t, const LsCudaFrame *fr, void *result)
+{
+    PsnrHvsCudaPriv *p = fex->priv;
+    const HvsBuffers *b = &p->buf[fr->slot];
+    const LsCudaApi *cu = t->dev.cu;
+    LsHvsFrame f = p->frame;
+    for (unsigned q = 0; q < p->state.n_planes; q++) {
+        f.ref[q] = fr->ref[q];
+        f.dis[q] = fr->dis[q];
+    }
+    f.terms = b->terms;
+    const unsigned kernel = fr->layout->bytes_per_sample == 1 ? K_TERMS_8 : K_TERMS_16;
+    int err = ls_cuda_twin_launch(t, kernel, (p->n_blocks + LS_HVS_THREADS - 1) / LS_HVS_THREADS,
+                                  1, 1, LS_HVS_THREADS, 1, 1, 0, fr, &f);
+    if (!err)
+        err = ls_cuda_twin_mark(t, fr);
+    LsOsSequences seq = p->seq;
+    seq.terms = b->terms;
+    seq.totals = b->totals;
+    seq.summaries = b->summaries;
+    seq.out = b->out;
+    if (!err)
+        err = ordered_sum_launch(cu, t->fn, &seq, p->n_chunks, fr->stream, result);
+    return err;
+}
+
+static int collect(LsFex *fex, const void *result, unsigned index, LsCollector *fc)
+{
+    PsnrHvsCudaPriv *p = fex->priv;
+    return ls_psnr_hvs_write_scores(&p->state, (const float *)result, index, fc);
+}
+
+static const LsCudaTwinDesc psnr_hvs_twin = {
+    .name = "psnr_hvs",
+    .fatbin = ls_cuda_fatbin_psnr_hvs,
+    .kernels = kernel_names,
+    .n_kernels = K_COUNT,
+    .result_bytes = 3 * sizeof(float),
+    .twin_offset = offsetof(PsnrHvsCudaPriv, twin),
+    .stage_name = { "terms", "ordered sum" },
+    .setup = setup,
+    .enqueue = enqueue,
+    .collect = collect,
+};
 
 static int psnr_hvs_cuda_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, unsigned w,
                               unsigned h)
@@ -111,7 +140,6 @@ static int psnr_hvs_cuda_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc
     if (err)
         return err;
     const LsPsnrHvsState *st = &p->state;
-
     LsHvsFrame *f = &p->frame;
     memset(f, 0, sizeof(*f));
     f->n_planes = st->n_planes;
@@ -119,125 +147,26 @@ static int psnr_hvs_cuda_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc
         const unsigned bx = ls_psnr_hvs_blocks(st->w[q]), by = ls_psnr_hvs_blocks(st->h[q]);
         f->blocks_x[q] = bx;
         f->block_off[q + 1] = f->block_off[q] + bx * by;
+        f->stride[q] = st->w[q] * (bpc > 8 ? 2u : 1u); /* the pipeline's rows: unpadded */
     }
     p->n_blocks = f->block_off[st->n_planes];
     sequences_init(&p->seq, st->n_terms, st->n_planes);
     p->n_chunks = p->seq.chunk_off[st->n_planes];
-
-    LsCudaLayout layout;
-    ls_cuda_layout_init(&layout, st->n_planes, bpc, st->w, st->h);
-    for (unsigned q = 0; q < st->n_planes; q++)
-        f->stride[q] = (uint32_t)layout.row_bytes[q];
-
-    err = ls_cuda_pipe_open(&p->pipe, fex, "psnr_hvs", ls_cuda_fatbin_psnr_hvs, kernel_names,
-                            p->fn, K_COUNT, &layout, 3 * sizeof(float));
-    if (err)
-        return err;
-    p->pipe_open = 1;
-    p->pipe.stage_name[1] = "terms";
-    p->pipe.stage_name[2] = "ordered sum";
-
-    const LsCudaApi *cu = p->pipe.dev.cu;
-    if ((err = ls_cuda_push(&p->pipe.dev)))
-        goto fail;
-    for (unsigned i = 0; i < LS_CUDA_SLOTS && !err; i++) {
-        HvsBuffers *b = &p->buf[i];
-        if ((err = CHECK_CU(cu, cuMemAlloc(&b->terms, (size_t)p->n_blocks * 64 * sizeof(float)))) ||
-            (err = CHECK_CU(cu, cuMemAlloc(&b->totals, (size_t)p->n_chunks * sizeof(double)))) ||
-            (err = CHECK_CU(cu, cuMemAlloc(&b->summaries,
-                                           (size_t)p->n_chunks * sizeof(LsOsSummary)))) ||
-            (err = CHECK_CU(cu, cuMemAlloc(&b->out, 3 * sizeof(float)))))
-            break;
-    }
-    const int pop_err = ls_cuda_pop(&p->pipe.dev);
-    if (!err)
-        err = pop_err;
-    if (!err)
-        return 0;
-fail:
-    ls_fex_error(fex, "psnr_hvs (cuda): %s", lockstep_last_error());
-    psnr_hvs_cuda_close(fex);
-    return err;
-}
-
-static int collect(void *twin, LsCudaSlot *s, LsCollector *fc)
-{
-    PsnrHvsCudaPriv *p = twin;
-    const int err = ls_cuda_pipe_wait(&p->pipe, s);
-    if (err)
-        return err;
-    return ls_psnr_hvs_write_scores(&p->state, (const float *)s->result, s->index, fc);
-}
-
-static int enqueue(void *twin, LsCudaSlot *s, unsigned slot, const VmafPicture *ref,
-                   const VmafPicture *dist)
-{
-    PsnrHvsCudaPriv *p = twin;
-    const HvsBuffers *b = &p->buf[slot];
-    const LsCudaApi *cu = p->pipe.dev.cu;
-    const LsCudaLayout *l = &p->pipe.layout;
-    int err = ls_cuda_pipe_upload(&p->pipe, s, ref, dist);
-    if (err)
-        return err;
-    LsHvsFrame f = p->frame;
-    for (unsigned q = 0; q < l->n_planes; q++) {
-        f.ref[q] = s->input + l->offset[0][q];
-        f.dis[q] = s->input + l->offset[1][q];
-    }
-    f.terms = b->terms;
-    const CUfunction terms_fn = p->fn[l->bytes_per_sample == 1 ? K_TERMS_8 : K_TERMS_16];
-    err = launch(cu, terms_fn, (p->n_blocks + LS_HVS_THREADS - 1) / LS_HVS_THREADS,
-                 LS_HVS_THREADS, s->stream, &f);
-    if (!err)
-        err = ls_cuda_pipe_mark(&p->pipe, s, 2);
-    LsOsSequences seq = p->seq;
-    seq.terms = b->terms;
-    seq.totals = b->totals;
-    seq.summaries = b->summaries;
-    seq.out = b->out;
-    if (!err)
-        err = ordered_sum_launch(cu, p->fn, &seq, p->n_chunks, s->stream, s->result);
-    if (!err)
-        err = ls_cuda_pipe_mark(&p->pipe, s, 3);
-    return err;
-}
-
-static int psnr_hvs_cuda_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *dist,
-                                 unsigned index, LsCollector *fc)
-{
-    PsnrHvsCudaPriv *p = fex->priv;
-    return ls_cuda_pipe_extract(&p->pipe, p, enqueue, collect, ref, dist, index, fc);
-}
-
-static int psnr_hvs_cuda_flush(LsFex *fex, LsCollector *fc)
-{
-    PsnrHvsCudaPriv *p = fex->priv;
-    return ls_cuda_pipe_flush(&p->pipe, p, collect, fc);
+    return ls_cuda_twin_open(&p->twin, fex, &psnr_hvs_twin, fmt, bpc, w, h, st->n_planes);
 }
 
 static const char *const psnr_hvs_provided[] = { "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr",
                                                  "psnr_hvs", NULL };
-
-static int psnr_hvs_cuda_use_host_memory(LsFex *fex, void *ptr, size_t size)
-{
-    PsnrHvsCudaPriv *p = fex->priv;
-    return p->pipe_open ? ls_cuda_pipe_pin(&p->pipe, ptr, size) : -EIO;
-}
 
 const LsExtractor ls_fex_psnr_hvs_cuda = {
     .name = "psnr_hvs_cuda",
     .options = ls_psnr_hvs_options,
     .priv_size = sizeof(PsnrHvsCudaPriv),
     .flags = LS_FEX_SERIAL,
-    .backend = LOCKSTEP_BACKEND_CUDA,
     .cpu_twin = &ls_fex_psnr_hvs,
     .provided_features = psnr_hvs_provided,
     .init = psnr_hvs_cuda_init,
-    .extract = psnr_hvs_cuda_extract,
-    .flush = psnr_hvs_cuda_flush,
-    .close = psnr_hvs_cuda_close,
-    .frames_held = LS_CUDA_SLOTS,
-    .use_host_memory = psnr_hvs_cuda_use_host_memory,
+    LS_CUDA_TWIN_EXTRACTOR(psnr_hvs_twin),
 };
 
 int ls_cuda_ordered_sum(int device, const float *terms, size_t n, float *out, char *err,

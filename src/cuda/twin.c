@@ -1,0 +1,598 @@
+/* The CUDA twins' host skeleton (twin.h): the context's frame pipeline and the per-twin glue. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/geometry.h"
+#include "core/log.h"
+#include "core/picture_ref.h"
+#include "cuda/twin.h"
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static int timing_enabled(void)
+{
+    const char *t = getenv("LOCKSTEP_CUDA_TIMING");
+    return t && *t && strcmp(t, "0");
+}
+
+/* ---- pinned picture memory: one registration per block for the whole process ---- */
+
+#define MAX_PINNED 128
+
+static struct {
+    pthread_mutex_t lock;
+    struct {
+        void *ptr;
+        unsigned refs;
+    } block[MAX_PINNED];
+    unsigned n;
+} pins = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Context current. 0, or -EIO when the driver refuses (the staging copy is used then). */
+static int pin(const LsCudaApi *cu, void *ptr, size_t size, const char *who)
+{
+    pthread_mutex_lock(&pins.lock);
+    unsigned i = 0;
+    while (i < pins.n && pins.block[i].ptr != ptr)
+        i++;
+    if (i == pins.n) {
+        if (i == MAX_PINNED) {
+            pthread_mutex_unlock(&pins.lock);
+            return -EIO;
+        }
+        const CUresult r = cu->cuMemHostRegister(ptr, size, LS_CU_MEMHOSTREGISTER_PORTABLE);
+        if (r) {
+            ls_log(VMAF_LOG_LEVEL_DEBUG, "%s (cuda): cannot pin picture memory (error %d): frames "
+                   "are staged through a copy", who, r);
+            pthread_mutex_unlock(&pins.lock);
+            return -EIO;
+        }
+        pins.block[i].ptr = ptr;
+        pins.block[i].refs = 0;
+        pins.n++;
+    }
+    pins.block[i].refs++;
+    pthread_mutex_unlock(&pins.lock);
+    return 0;
+}
+
+static void unpin(const LsCudaApi *cu, void *ptr)
+{
+    pthread_mutex_lock(&pins.lock);
+    for (unsigned i = 0; i < pins.n; i++) {
+        if (pins.block[i].ptr != ptr)
+            continue;
+        if (!--pins.block[i].refs) {
+            CHECK_CU(cu, cuMemHostUnregister(ptr));
+            pins.block[i] = pins.block[--pins.n];
+        }
+        break;
+    }
+    pthread_mutex_unlock(&pins.lock);
+}
+
+/* ---- the context's frame pipeline ---- */
+
+typedef struct FrameSlot {
+    CUstream stream;
+    CUevent uploaded;          /* after the upload: the staging buffer may be refilled */
+    CUevent mark[2];           /* timing: around the upload */
+    unsigned char *host;       /* pinned staging */
+    CUdeviceptr input;         /* packed planes on the device */
+    int valid;
+    unsigned index;
+    VmafPicture held[2];       /* pictures uploaded straight from, kept until the upload is done */
+    int holding;
+    int timed;                 /* mark[] recorded for this frame */
+} FrameSlot;
+
+struct LsCudaFrames {
+    LsCudaDevice dev;
+    int dev_open;
+    enum VmafPixelFormat fmt;
+    unsigned bpc, n_planes_input;
+    unsigned w[3], h[3];
+    unsigned n_planes;         /* planes the twins read: luma only unless one reads chroma */
+    int started;               /* layout fixed, buffers allocated */
+    LsCudaLayout layout;
+    LsCudaPacker packer;
+    int packer_up;
+    FrameSlot slot[LS_CUDA_SLOTS];
+    unsigned next;
+    struct {
+        unsigned char *ptr;
+        size_t size;
+    } pinned[MAX_PINNED];
+    unsigned n_pinned;
+    int timing;
+    unsigned frames, direct_frames;
+    double pack_ms, upload_ms;
+};
+
+typedef struct FramesArgs {
+    const LsFex *fex;
+    enum VmafPixelFormat fmt;
+    unsigned bpc, w, h;
+} FramesArgs;
+
+static void frames_release_slot(FrameSlot *s)
+{
+    if (!s->holding)
+        return;
+    vmaf_picture_unref(&s->held[0]);
+    vmaf_picture_unref(&s->held[1]);
+    s->holding = 0;
+}
+
+/* Waits for slot s's upload, accounts its time. Context current. */
+static int frames_slot_idle(LsCudaFrames *F, FrameSlot *s)
+{
+    const LsCudaApi *cu = F->dev.cu;
+    if (!s->valid)
+        return 0;
+    int err = CHECK_CU(cu, cuEventSynchronize(s->uploaded));
+    frames_release_slot(s);
+    if (!err && s->timed) {
+        float ms = 0.0f;
+        err = CHECK_CU(cu, cuEventElapsedTime(&ms, s->mark[0], s->mark[1]));
+        F->upload_ms += ms;
+        s->timed = 0;
+    }
+    return err;
+}
+
+static void frames_destroy(void *obj)
+{
+    LsCudaFrames *F = obj;
+    if (F->packer_up)
+        ls_cuda_packer_close(&F->packer);
+    if (F->dev_open && !ls_cuda_push(&F->dev)) {
+        const LsCudaApi *cu = F->dev.cu;
+        for (unsigned i = 0; i < LS_CUDA_SLOTS; i++) {
+            FrameSlot *s = &F->slot[i];
+            if (s->stream)
+                CHECK_CU(cu, cuStreamSynchronize(s->stream));
+            frames_slot_idle(F, s);
+            frames_release_slot(s);
+            if (s->input)
+                CHECK_CU(cu, cuMemFree(s->input));
+            if (s->host)
+                CHECK_CU(cu, cuMemFreeHost(s->host));
+            for (unsigned k = 0; k < 2; k++)
+                if (s->mark[k])
+                    CHECK_CU(cu, cuEventDestroy(s->mark[k]));
+            if (s->uploaded)
+                CHECK_CU(cu, cuEventDestroy(s->uploaded));
+            if (s->stream)
+                CHECK_CU(cu, cuStreamDestroy(s->stream));
+        }
+        for (unsigned i = 0; i < F->n_pinned; i++)
+            unpin(cu, F->pinned[i].ptr);
+        ls_cuda_pop(&F->dev);
+    }
+    if (F->timing && F->frames)
+        fprintf(stderr,
+                "lockstep cuda timing frames: %u frames (%u uploaded straight from pinned "
+                "pictures), %u plane(s) each, %.1f MB: per frame host pack %.3f ms, device upload "
+                "%.3f ms\n",
+                F->frames, F->direct_frames, F->layout.n_planes, (double)F->layout.size / 1e6,
+                F->pack_ms / F->frames, F->upload_ms / F->frames);
+    if (F->dev_open)
+        ls_cuda_device_close(&F->dev);
+    free(F);
+}
+
+static void *frames_create(void *arg, int *err)
+{
+    const FramesArgs *a = arg;
+    LsCudaFrames *F = calloc(1, sizeof(*F));
+    if (!F)
+        return NULL;
+    char why[256];
+    if ((*err = ls_cuda_device_open(&F->dev, a->fex->gpu_index, why, sizeof(why)))) {
+        ls_fex_error(a->fex, "%s", why);
+        free(F);
+        return NULL;
+    }
+    F->dev_open = 1;
+    F->fmt = a->fmt;
+    F->bpc = a->bpc;
+    F->timing = timing_enabled();
+    F->n_planes_input = ls_plane_sizes(a->fmt, a->w, a->h, F->w, F->h);
+    const LsCudaApi *cu = F->dev.cu;
+    if ((*err = ls_cuda_push(&F->dev)))
+        goto fail;
+    for (unsigned i = 0; i < LS_CUDA_SLOTS && !*err; i++) {
+        FrameSlot *s = &F->slot[i];
+        if ((*err = CHECK_CU(cu, cuStreamCreate(&s->stream, LS_CU_STREAM_NON_BLOCKING))) ||
+            (*err = CHECK_CU(cu, cuEventCreate(&s->uploaded, LS_CU_EVENT_DISABLE_TIMING))))
+            break;
+        for (unsigned k = 0; k < 2 && F->timing && !*err; k++)
+            *err = CHECK_CU(cu, cuEventCreate(&s->mark[k], 0));
+    }
+    ls_cuda_pop(&F->dev);
+    if (!*err)
+        return F;
+fail:
+    ls_fex_error(a->fex, "%s", lockstep_last_error());
+    frames_destroy(F);
+    return NULL;
+}
+
+/* Fixes the layout at the first frame: every twin of the context has joined by then. */
+static int frames_start(LsCudaFrames *F)
+{
+    const LsCudaApi *cu = F->dev.cu;
+    ls_cuda_layout_init(&F->layout, F->n_planes, F->bpc, F->w, F->h);
+    int err = 0;
+    for (unsigned i = 0; i < LS_CUDA_SLOTS && !err; i++) {
+        FrameSlot *s = &F->slot[i];
+        if ((err = CHECK_CU(cu, cuMemHostAlloc((void **)&s->host, F->layout.size,
+                                               LS_CU_MEMHOSTALLOC_PORTABLE))) ||
+            (err = CHECK_CU(cu, cuMemAlloc(&s->input, F->layout.size))))
+            break;
+    }
+    if (!err) {
+        err = ls_cuda_packer_init(&F->packer, F->layout.size);
+        F->packer_up = !err;
+    }
+    F->started = !err;
+    return err;
+}
+
+static int is_pinned(const LsCudaFrames *F, const VmafPicture *pic)
+{
+    const LsCudaLayout *l = &F->layout;
+    for (unsigned p = 0; p < l->n_planes; p++)
+        if ((size_t)pic->stride[p] != l->row_bytes[p])
+            return 0;
+    const unsigned char *lo = pic->data[0];
+    for (unsigned i = 0; i < F->n_pinned; i++)
+        if (lo >= F->pinned[i].ptr && lo < F->pinned[i].ptr + F->pinned[i].size)
+            return 1;
+    return 0;
+}
+
+/* The slot that holds frame `index` on the device, uploading it if no twin has yet. Context
+ * current. */
+static int frames_acquire(LsCudaFrames *F, unsigned index, const VmafPicture *ref,
+                          const VmafPicture *dis, unsigned *slot_out)
+{
+    const LsCudaApi *cu = F->dev.cu;
+    for (unsigned i = 0; i < LS_CUDA_SLOTS; i++) {
+        if (F->slot[i].valid && F->slot[i].index == index) {
+            *slot_out = i;
+            return 0;
+        }
+    }
+    int err = F->started ? 0 : frames_start(F);
+    if (err)
+        return err;
+    const unsigned k = F->next;
+    FrameSlot *s = &F->slot[k];
+    /* the staging buffer is refilled once its last upload is done; the device copy is
+     * overwritten in stream order, after the kernels that read the slot's previous frame */
+    if ((err = frames_slot_idle(F, s)))
+        return err;
+    s->valid = 0;
+    const LsCudaLayout *l = &F->layout;
+    const double t0 = F->timing ? now_ms() : 0.0;
+    const int direct = is_pinned(F, ref) && is_pinned(F, dis);
+    if (!direct)
+        ls_cuda_pack(&F->packer, l, s->host, ref, dis);
+    if (F->timing) {
+        F->pack_ms += now_ms() - t0;
+        err = CHECK_CU(cu, cuEventRecord(s->mark[0], s->stream));
+    }
+    if (!err && direct) {
+        /* the DMA reads the pictures after extract returns: hold them until it is done */
+        ls_picture_ref(&s->held[0], ref);
+        ls_picture_ref(&s->held[1], dis);
+        s->holding = 1;
+        F->direct_frames++;
+        for (unsigned side = 0; side < 2 && !err; side++)
+            for (unsigned p = 0; p < l->n_planes && !err; p++)
+                err = CHECK_CU(cu, cuMemcpyHtoDAsync(s->input + l->offset[side][p],
+                                                     (side ? dis : ref)->data[p],
+                                                     l->row_bytes[p] * l->h[p], s->stream));
+    } else if (!err) {
+        err = CHECK_CU(cu, cuMemcpyHtoDAsync(s->input, s->host, l->size, s->stream));
+    }
+    if (!err && F->timing) {
+        err = CHECK_CU(cu, cuEventRecord(s->mark[1], s->stream));
+        s->timed = !err;
+    }
+    if (!err)
+        err = CHECK_CU(cu, cuEventRecord(s->uploaded, s->stream));
+    if (err)
+        return err;
+    s->valid = 1;
+    s->index = index;
+    F->frames++;
+    F->next = (k + 1) % LS_CUDA_SLOTS;
+    *slot_out = k;
+    return 0;
+}
+
+static int frames_pin(LsCudaFrames *F, void *ptr, size_t size, const char *who)
+{
+    for (unsigned i = 0; i < F->n_pinned; i++)
+        if (F->pinned[i].ptr == ptr)
+            return 0;
+    if (F->n_pinned == MAX_PINNED)
+        return -EIO;
+    int err = ls_cuda_push(&F->dev);
+    if (err)
+        return err;
+    err = pin(F->dev.cu, ptr, size, who);
+    ls_cuda_pop(&F->dev);
+    if (err)
+        return err;
+    F->pinned[F->n_pinned].ptr = ptr;
+    F->pinned[F->n_pinned].size = size;
+    F->n_pinned++;
+    return 0;
+}
+
+/* ---- per twin ---- */
+
+static LsCudaTwin *twin_of(LsFex *fex)
+{
+    const LsCudaTwinDesc *d = fex->ex->backend_desc;
+    return (LsCudaTwin *)((char *)fex->priv + d->twin_offset);
+}
+
+int ls_cuda_twin_alloc(LsCudaTwin *t, CUdeviceptr *ptr, size_t bytes)
+{
+    *ptr = 0;
+    if (t->n_buffers == LS_CUDA_MAX_BUFFERS)
+        return -ENOMEM;
+    const int err = CHECK_CU(t->dev.cu, cuMemAlloc(ptr, bytes ? bytes : 1));
+    if (!err)
+        t->buffer[t->n_buffers++] = *ptr;
+    return err;
+}
+
+int ls_cuda_twin_launch(LsCudaTwin *t, unsigned kernel, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz, unsigned shared_bytes,
+                        const LsCudaFrame *f, void *param)
+{
+    void *params[] = { param };
+    return CHECK_CU(t->dev.cu, cuLaunchKernel(t->fn[kernel], gx, gy, gz, bx, by, bz, shared_bytes,
+                                              f->stream, params, NULL));
+}
+
+int ls_cuda_twin_mark(LsCudaTwin *t, const LsCudaFrame *f)
+{
+    if (!t->timing)
+        return 0;
+    t->slot[f->slot].marked = 1;
+    return CHECK_CU(t->dev.cu, cuEventRecord(t->slot[f->slot].mark[1], f->stream));
+}
+
+int ls_cuda_twin_after_previous(LsCudaTwin *t, const LsCudaFrame *f)
+{
+    if (!t->have_previous)
+        return 0;
+    return CHECK_CU(t->dev.cu, cuStreamWaitEvent(f->stream, t->previous, 0));
+}
+
+static void twin_release(LsCudaTwin *t)
+{
+    if (!t->dev_open)
+        return;
+    const LsCudaApi *cu = t->dev.cu;
+    if (!ls_cuda_push(&t->dev)) {
+        for (unsigned i = 0; i < LS_CUDA_SLOTS; i++) {
+            LsCudaTwinSlot *s = &t->slot[i];
+            if (s->done)
+                CHECK_CU(cu, cuEventSynchronize(s->done));
+        }
+        for (unsigned i = 0; i < LS_CUDA_SLOTS; i++) {
+            LsCudaTwinSlot *s = &t->slot[i];
+            if (s->result)
+                CHECK_CU(cu, cuMemFreeHost(s->result));
+            for (unsigned k = 0; k < 3; k++)
+                if (s->mark[k])
+                    CHECK_CU(cu, cuEventDestroy(s->mark[k]));
+            if (s->done)
+                CHECK_CU(cu, cuEventDestroy(s->done));
+            memset(s, 0, sizeof(*s));
+        }
+        if (t->previous)
+            CHECK_CU(cu, cuEventDestroy(t->previous));
+        t->previous = NULL;
+        for (unsigned i = 0; i < t->n_buffers; i++)
+            CHECK_CU(cu, cuMemFree(t->buffer[i]));
+        t->n_buffers = 0;
+        if (t->mod)
+            CHECK_CU(cu, cuModuleUnload(t->mod));
+        t->mod = NULL;
+        ls_cuda_pop(&t->dev);
+    }
+    ls_cuda_device_close(&t->dev);
+    t->dev_open = 0;
+    if (t->timing && t->timed_frames) {
+        const double n = t->timed_frames;
+        const LsCudaTwinDesc *d = t->desc;
+        fprintf(stderr,
+                "lockstep cuda timing %s: %u frames, per frame: device %s %.3f ms, %s %.3f ms; "
+                "host enqueue %.3f ms, host wait %.3f ms\n",
+                d->name, t->timed_frames, d->stage_name[0] ? d->stage_name[0] : "stage 1",
+                t->stage_ms[0] / n, d->stage_name[1] ? d->stage_name[1] : "stage 2",
+                t->stage_ms[1] / n, t->enqueue_ms / n, t->wait_ms / n);
+    }
+}
+
+int ls_cuda_twin_open(LsCudaTwin *t, LsFex *fex, const LsCudaTwinDesc *desc,
+                      enum VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h,
+                      unsigned n_planes)
+{
+    memset(t, 0, sizeof(*t));
+    t->desc = desc;
+    t->timing = timing_enabled();
+    char key[64], why[256];
+    snprintf(key, sizeof(key), "cuda-frames:%d", fex->gpu_index);
+    FramesArgs args = { fex, fmt, bpc, w, h };
+    int err;
+    t->frames = ls_shared_get(fex->shared, key, frames_create, &args, frames_destroy, &err);
+    if (!t->frames)
+        return ls_fex_error(fex, "%s (cuda): %s", desc->name, lockstep_last_error()), err;
+    if (t->frames->started)
+        return ls_fex_error(fex, "%s (cuda): twins must all be set up before the first frame",
+                            desc->name);
+    if (n_planes > t->frames->n_planes_input)
+        n_planes = t->frames->n_planes_input;
+    if (n_planes > t->frames->n_planes)
+        t->frames->n_planes = n_planes;
+    if ((err = ls_cuda_device_open(&t->dev, fex->gpu_index, why, sizeof(why))))
+        return ls_fex_error(fex, "%s (cuda): %s", desc->name, why), err;
+    t->dev_open = 1;
+    const LsCudaApi *cu = t->dev.cu;
+    if ((err = ls_cuda_push(&t->dev)))
+        goto fail;
+    err = ls_cuda_module_load(&t->dev, &t->mod, desc->fatbin, desc->kernels, t->fn,
+                              desc->n_kernels);
+    for (unsigned i = 0; i < LS_CUDA_SLOTS && !err; i++) {
+        LsCudaTwinSlot *s = &t->slot[i];
+        if ((err = CHECK_CU(cu, cuEventCreate(&s->done, LS_CU_EVENT_DISABLE_TIMING))) ||
+            (err = CHECK_CU(cu, cuMemHostAlloc(&s->result, desc->result_bytes ? desc->result_bytes : 1,
+                                               LS_CU_MEMHOSTALLOC_PORTABLE))))
+            break;
+        for (unsigned k = 0; k < 3 && t->timing && !err; k++)
+            err = CHECK_CU(cu, cuEventCreate(&s->mark[k], 0));
+    }
+    if (!err)
+        err = CHECK_CU(cu, cuEventCreate(&t->previous, LS_CU_EVENT_DISABLE_TIMING));
+    if (!err && desc->setup)
+        err = desc->setup(fex, t);
+    const int pop_err = ls_cuda_pop(&t->dev);
+    if (!err)
+        err = pop_err;
+    if (!err) {
+        t->open = 1;
+        return 0;
+    }
+fail:
+    ls_fex_error(fex, "%s (cuda): %s", desc->name, lockstep_last_error());
+    twin_release(t);
+    return err;
+}
+
+/* Waits for the twin's frame in slot s and writes its scores. Context current. */
+static int collect(LsFex *fex, LsCudaTwin *t, LsCudaTwinSlot *s, LsCollector *fc)
+{
+    const LsCudaApi *cu = t->dev.cu;
+    const double t0 = t->timing ? now_ms() : 0.0;
+    s->pending = 0;
+    int err = CHECK_CU(cu, cuEventSynchronize(s->done));
+    if (!err && t->timing) {
+        t->wait_ms += now_ms() - t0;
+        for (unsigned k = 0; k < 2 && !err; k++) {
+            float ms = 0.0f;
+            err = CHECK_CU(cu, cuEventElapsedTime(&ms, s->mark[k], s->mark[k + 1]));
+            t->stage_ms[k] += ms;
+        }
+        t->timed_frames++;
+    }
+    return err ? err : t->desc->collect(fex, s->result, s->index, fc);
+}
+
+/* Collects pending frames, oldest first, until slot k is free. */
+static int collect_until_free(LsFex *fex, LsCudaTwin *t, unsigned k, LsCollector *fc)
+{
+    int err = 0;
+    while (!err && t->slot[k].pending) {
+        LsCudaTwinSlot *oldest = NULL;
+        for (unsigned i = 0; i < LS_CUDA_SLOTS; i++) {
+            LsCudaTwinSlot *s = &t->slot[i];
+            if (s->pending && (!oldest || s->index < oldest->index))
+                oldest = s;
+        }
+        err = collect(fex, t, oldest, fc);
+    }
+    return err;
+}
+
+int ls_cuda_twin_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *dist,
+                         unsigned index, LsCollector *fc)
+{
+    LsCudaTwin *t = twin_of(fex);
+    const LsCudaApi *cu = t->dev.cu;
+    int err = ls_cuda_push(&t->dev);
+    if (err)
+        return err;
+    unsigned k = 0;
+    err = frames_acquire(t->frames, index, ref, dist, &k);
+    if (!err)
+        err = collect_until_free(fex, t, k, fc);
+    const double t0 = t->timing ? now_ms() : 0.0;
+    FrameSlot *fs = &t->frames->slot[k];
+    LsCudaTwinSlot *s = &t->slot[k];
+    LsCudaFrame f = { .index = index, .slot = k, .stream = fs->stream,
+                      .layout = &t->frames->layout };
+    for (unsigned p = 0; p < f.layout->n_planes; p++) {
+        f.ref[p] = fs->input + f.layout->offset[0][p];
+        f.dis[p] = fs->input + f.layout->offset[1][p];
+    }
+    s->marked = 0;
+    if (!err && t->timing)
+        err = CHECK_CU(cu, cuEventRecord(s->mark[0], f.stream));
+    if (!err)
+        err = t->desc->enqueue(fex, t, &f, s->result);
+    if (!err && t->timing && !s->marked)
+        err = CHECK_CU(cu, cuEventRecord(s->mark[1], f.stream));
+    if (!err && t->timing)
+        err = CHECK_CU(cu, cuEventRecord(s->mark[2], f.stream));
+    if (!err)
+        err = CHECK_CU(cu, cuEventRecord(s->done, f.stream));
+    if (!err)
+        err = CHECK_CU(cu, cuEventRecord(t->previous, f.stream));
+    if (!err) {
+        t->have_previous = 1;
+        s->pending = 1;
+        s->index = index;
+        if (t->timing)
+            t->enqueue_ms += now_ms() - t0;
+    }
+    const int pop_err = ls_cuda_pop(&t->dev);
+    return err ? err : pop_err;
+}
+
+int ls_cuda_twin_flush(LsFex *fex, LsCollector *fc)
+{
+    LsCudaTwin *t = twin_of(fex);
+    int err = ls_cuda_push(&t->dev);
+    if (err)
+        return err;
+    for (unsigned k = 0; k < LS_CUDA_SLOTS && !err; k++)
+        err = collect_until_free(fex, t, k, fc);
+    const int pop_err = ls_cuda_pop(&t->dev);
+    if (!err)
+        err = pop_err;
+    if (!err && t->desc->finish)
+        err = t->desc->finish(fex, fc);
+    return err;
+}
+
+void ls_cuda_twin_close(LsFex *fex)
+{
+    LsCudaTwin *t = twin_of(fex);
+    twin_release(t);
+    t->open = 0;
+}
+
+int ls_cuda_twin_use_host_memory(LsFex *fex, void *ptr, size_t size)
+{
+    LsCudaTwin *t = twin_of(fex);
+    return t->open ? frames_pin(t->frames, ptr, size, t->desc->name) : -EIO;
+}

@@ -1,0 +1,127 @@
+/* The host skeleton of every CUDA twin. A twin is its kernels plus an LsCudaTwinDesc: what to
+ * allocate, what to launch for a frame, how to turn the bytes its kernels copy back into scores.
+ * Everything else is here, once:
+ *
+ *   - one frame pipeline per context and device (LsCudaFrames): LS_CUDA_SLOTS frame slots, each
+ *     with its own stream, pinned staging and device copy of the planes that the context's twins
+ *     read (luma only unless a twin reads chroma). A frame is uploaded once, by the first twin
+ *     that needs it; every twin's kernels for that frame go on the slot's stream, after the
+ *     upload, so frames overlap (reading and packing frame i, uploading i-1, kernels of i-2);
+ *   - per twin: the module and its kernels, per-slot pinned results and a completion event,
+ *     device buffers (freed by the skeleton), the in-order collection of scores, timing;
+ *   - the extractor callbacks (extract, flush, close, use_host_memory) of every twin.
+ *
+ * A temporal twin (state across frames on the device, e.g. motion's previous blurred frame)
+ * orders its frames with ls_cuda_twin_after_previous(). */
+#ifndef LOCKSTEP_CUDA_TWIN_H
+#define LOCKSTEP_CUDA_TWIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/extractor.h"
+#include "cuda/cuda_frames.h"
+#include "cuda/cuda_loader.h"
+
+#define LS_CUDA_SLOTS 3
+#define LS_CUDA_MAX_KERNELS 16
+#define LS_CUDA_MAX_BUFFERS 48
+
+typedef struct LsCudaTwin LsCudaTwin;
+typedef struct LsCudaFrames LsCudaFrames;
+
+/* One frame on the device, as a twin's enqueue sees it. */
+typedef struct LsCudaFrame {
+    unsigned index;
+    unsigned slot;                 /* 0 .. LS_CUDA_SLOTS-1: pick per-slot buffers with it */
+    CUstream stream;               /* the slot's stream: launch everything of this frame on it */
+    CUdeviceptr ref[3], dis[3];    /* planes, rows of row_bytes[p] bytes, no padding */
+    const LsCudaLayout *layout;
+} LsCudaFrame;
+
+typedef struct LsCudaTwinDesc {
+    const char *name;              /* the CPU extractor's name, for messages */
+    const unsigned char *fatbin;
+    const char *const *kernels;    /* names, looked up into LsCudaTwin.fn[] in this order */
+    unsigned n_kernels;
+    size_t result_bytes;           /* what one frame's kernels copy back to the host */
+    size_t twin_offset;            /* offsetof(the twin's private state, its LsCudaTwin) */
+    const char *stage_name[2];     /* timing: before and after ls_cuda_twin_mark */
+    /* After the module is loaded, context current: allocate with ls_cuda_twin_alloc. */
+    int (*setup)(LsFex *fex, LsCudaTwin *t);
+    /* Launches frame f's work on f->stream, ending with the copy of result_bytes into `result`
+     * (pinned host memory, read by collect once the frame is done). */
+    int (*enqueue)(LsFex *fex, LsCudaTwin *t, const LsCudaFrame *f, void *result);
+    /* Writes frame `index`'s scores from its results. Called in index order. */
+    int (*collect)(LsFex *fex, const void *result, unsigned index, LsCollector *fc);
+    /* Optional: at flush, after every frame has been collected (temporal scores, aggregates). */
+    int (*finish)(LsFex *fex, LsCollector *fc);
+} LsCudaTwinDesc;
+
+typedef struct LsCudaTwinSlot {
+    void *result;                  /* pinned, result_bytes */
+    CUevent done;                  /* after the twin's last operation of the frame */
+    CUevent mark[3];               /* timing: start, end of stage 1, end */
+    int marked;                    /* stage 1's end was marked by the twin */
+    int pending;
+    unsigned index;
+} LsCudaTwinSlot;
+
+struct LsCudaTwin {
+    const LsCudaTwinDesc *desc;
+    LsCudaFrames *frames;          /* the context's pipeline for this device */
+    LsCudaDevice dev;
+    int dev_open;
+    CUmodule mod;
+    CUfunction fn[LS_CUDA_MAX_KERNELS];
+    LsCudaTwinSlot slot[LS_CUDA_SLOTS];
+    CUdeviceptr buffer[LS_CUDA_MAX_BUFFERS];
+    unsigned n_buffers;
+    CUevent previous;              /* temporal twins: the last frame's work */
+    int have_previous;
+    int open;
+    /* LOCKSTEP_CUDA_TIMING=1: device time per stage and host time, printed at close */
+    int timing;
+    unsigned timed_frames;
+    double stage_ms[2], enqueue_ms, wait_ms;
+};
+
+/* Opens the twin on device fex->gpu_index: joins (or makes) the context's frame pipeline, loads
+ * the kernels, allocates per-slot results and calls desc->setup. fmt, bpc, w, h: the input
+ * (luma size); n_planes: how many planes the twin reads (1: luma only). On failure everything is released, the reason recorded with ls_fex_error
+ * ("NAME (cuda): ...") and a negative errno returned. */
+int ls_cuda_twin_open(LsCudaTwin *t, LsFex *fex, const LsCudaTwinDesc *desc,
+                      enum VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h,
+                      unsigned n_planes);
+
+/* Device memory freed with the twin (context current: call from setup). */
+int ls_cuda_twin_alloc(LsCudaTwin *t, CUdeviceptr *ptr, size_t bytes);
+
+/* Launch with a single by-value parameter struct (the kernels' convention). */
+int ls_cuda_twin_launch(LsCudaTwin *t, unsigned kernel, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz, unsigned shared_bytes,
+                        const LsCudaFrame *f, void *param);
+
+/* Timing: the end of the twin's first stage of frame f (optional); no-op without timing. */
+int ls_cuda_twin_mark(LsCudaTwin *t, const LsCudaFrame *f);
+
+/* For temporal twins: makes frame f's stream wait for the work this twin queued for the previous
+ * frame (on another slot's stream); call before the first launch that reads that state. */
+int ls_cuda_twin_after_previous(LsCudaTwin *t, const LsCudaFrame *f);
+
+/* The extractor callbacks of every twin. The extractor's .backend_desc is its LsCudaTwinDesc,
+ * whose twin_offset locates the LsCudaTwin in the private state (which begins with the options,
+ * as the CPU's option table requires). */
+int ls_cuda_twin_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *dist,
+                         unsigned index, LsCollector *fc);
+int ls_cuda_twin_flush(LsFex *fex, LsCollector *fc);
+void ls_cuda_twin_close(LsFex *fex);
+int ls_cuda_twin_use_host_memory(LsFex *fex, void *ptr, size_t size);
+
+/* Fills the backend fields and callbacks of a twin's LsExtractor (init is the twin's own). */
+#define LS_CUDA_TWIN_EXTRACTOR(desc)                                                               \
+    .backend = LOCKSTEP_BACKEND_CUDA, .backend_desc = &(desc), .extract = ls_cuda_twin_extract,   \
+    .flush = ls_cuda_twin_flush, .close = ls_cuda_twin_close, .frames_held = LS_CUDA_SLOTS,       \
+    .use_host_memory = ls_cuda_twin_use_host_memory
+
+#endif
