@@ -83,9 +83,9 @@ typedef struct Case {
     unsigned w, h, bpc;
     enum VmafPixelFormat fmt;
     unsigned frames;
-    const char *psnr;    /* NULL: no psnr; "": defaults; else "k=v:k=v" */
-    const char *hvs;     /* same for psnr_hvs */
-    unsigned threads;    /* of the CUDA context */
+    const char *features; /* space-separated NAME or NAME=k=v:k=v */
+    unsigned threads;     /* of the CUDA context */
+    unsigned subsample;   /* of both contexts (0: every frame) */
 } Case;
 
 static VmafFeatureDictionary *parse_opts(const char *s)
@@ -93,7 +93,8 @@ static VmafFeatureDictionary *parse_opts(const char *s)
     VmafFeatureDictionary *d = NULL;
     char buf[256];
     snprintf(buf, sizeof(buf), "%s", s);
-    for (char *tok = strtok(buf, ":"); tok; tok = strtok(NULL, ":")) {
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
         char *eq = strchr(tok, '=');
         if (!eq)
             continue;
@@ -105,15 +106,32 @@ static VmafFeatureDictionary *parse_opts(const char *s)
 
 static void describe(const Case *c, char *out, size_t len)
 {
-    snprintf(out, len, "%ux%u %u-bit %s psnr[%s] psnr_hvs[%s] threads=%u", c->w, c->h, c->bpc,
-             fmt_name(c->fmt), c->psnr ? c->psnr : "-", c->hvs ? c->hvs : "-", c->threads);
+    snprintf(out, len, "%ux%u %u-bit %s [%s] threads=%u%s", c->w, c->h, c->bpc, fmt_name(c->fmt),
+             c->features, c->threads, c->subsample > 1 ? " subsample" : "");
+}
+
+/* Registers every feature of the case's list. */
+static int use_features(VmafContext *ctx, const char *list)
+{
+    char buf[512];
+    snprintf(buf, sizeof(buf), "%s", list);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(tok, '=');
+        if (eq)
+            *eq = 0;
+        const int err = vmaf_use_feature(ctx, tok, eq ? parse_opts(eq + 1) : NULL);
+        if (err)
+            return err;
+    }
+    return 0;
 }
 
 /* Runs one context over the case's frames. Returns 0 or the first error, with its message. */
 static int run_context(const Case *c, int cuda, VmafContext **out, char *why, size_t why_len)
 {
     VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_NONE,
-                              .n_threads = cuda ? c->threads : 0 };
+                              .n_threads = cuda ? c->threads : 0, .n_subsample = c->subsample };
     VmafContext *ctx;
     int err = vmaf_init(&ctx, cfg);
     if (err)
@@ -121,9 +139,7 @@ static int run_context(const Case *c, int cuda, VmafContext **out, char *why, si
     *out = ctx;
     if (cuda && (err = lockstep_use_backend(ctx, LOCKSTEP_BACKEND_CUDA, gpu)))
         goto fail;
-    if (c->psnr && (err = vmaf_use_feature(ctx, "psnr", parse_opts(c->psnr))))
-        goto fail;
-    if (c->hvs && (err = vmaf_use_feature(ctx, "psnr_hvs", parse_opts(c->hvs))))
+    if ((err = use_features(ctx, c->features)))
         goto fail;
     for (unsigned f = 0; f < c->frames; f++) {
         VmafPicture ref, dis;
@@ -371,15 +387,19 @@ int main(int argc, char **argv)
                                                  VMAF_PIX_FMT_YUV444P, VMAF_PIX_FMT_YUV400P };
     static const unsigned depths[] = { 8, 10, 12, 16 };
     static const unsigned sizes[][2] = { { 97, 61 }, { 331, 243 } };
-    Case cases[128];
+    Case cases[256];
     unsigned n = 0;
+    char opts[64][128];
+    unsigned n_opts = 0;
+#define FEATURES(...) (snprintf(opts[n_opts], sizeof(opts[0]), __VA_ARGS__), opts[n_opts++])
     /* every format and depth, defaults (psnr_hvs with and without chroma) */
     for (unsigned s = 0; s < (quick ? 1u : 2u); s++)
         for (unsigned fi = 0; fi < 4; fi++)
             for (unsigned di = 0; di < 4; di++)
                 cases[n++] = (Case){ sizes[s][0], sizes[s][1], depths[di], fmts[fi], quick ? 2 : 5,
-                                     "", depths[di] <= 12 ? ((fi + di + s) & 1 ? "" :
-                                                             "enable_chroma=false") : NULL, 0 };
+                                     depths[di] > 12 ? "psnr motion float_motion"
+                                     : (fi + di + s) & 1 ? "psnr psnr_hvs motion float_motion"
+                                     : "psnr psnr_hvs=enable_chroma=false motion float_motion", 0, 0 };
     /* every psnr option */
     static const char *const psnr_opts[] = {
         "enable_mse=true:enable_apsnr=true",
@@ -392,31 +412,61 @@ int main(int argc, char **argv)
         "enable_chroma=true:enable_mse=false:enable_apsnr=false:reduced_hbd_peak=false",
     };
     for (unsigned o = 0; o < (quick ? 2u : 8u); o++) {
-        cases[n++] = (Case){ 97, 61, 8, VMAF_PIX_FMT_YUV420P, 5, psnr_opts[o], NULL, 0 };
-        cases[n++] = (Case){ 173, 99, 10 + 2 * (o & 1), fmts[o % 4], 5, psnr_opts[o], NULL, 0 };
+        const char *f = FEATURES("psnr=%s", psnr_opts[o]);
+        cases[n++] = (Case){ 97, 61, 8, VMAF_PIX_FMT_YUV420P, 5, f, 0, 0 };
+        cases[n++] = (Case){ 173, 99, 10 + 2 * (o & 1), fmts[o % 4], 5, f, 0, 0 };
         if (!quick)
-            cases[n++] = (Case){ 64, 33, 16, fmts[(o + 1) % 4], 5, psnr_opts[o], NULL, 0 };
+            cases[n++] = (Case){ 64, 33, 16, fmts[(o + 1) % 4], 5, f, 0, 0 };
+    }
+    /* every motion option (float_motion's and integer motion's tables) */
+    static const char *const motion_opts[] = {
+        "float_motion=motion_force_zero=true motion=motion_force_zero=true",
+        "float_motion=debug=true motion=debug=true",
+        "float_motion=motion_fps_weight=2.5:motion_max_val=3 motion=motion_fps_weight=0.5:motion_max_val=2",
+        "float_motion=motion_blend_factor=0.5:motion_blend_offset=2 motion=motion_blend_factor=0.25:motion_blend_offset=1",
+        "float_motion=motion_filter_size=3 motion=motion_five_frame_window=true",
+        "float_motion=motion_filter_size=1 motion=motion_five_frame_window=true:motion_moving_average=true",
+        "float_motion=motion_add_scale1=true motion=motion_moving_average=true",
+        "float_motion=motion_add_uv=true",
+        "float_motion=motion_add_uv=true:motion_add_scale1=true:motion_filter_size=3",
+    };
+    for (unsigned o = 0; o < (quick ? 3u : 9u); o++) {
+        cases[n++] = (Case){ 97, 61, 8, o == 8 ? VMAF_PIX_FMT_YUV444P : VMAF_PIX_FMT_YUV420P, 7,
+                             motion_opts[o], 0, 0 };
+        cases[n++] = (Case){ 171, 98, 10 + 2 * (o & 1), o >= 7 ? VMAF_PIX_FMT_YUV444P : fmts[o % 3],
+                             6, motion_opts[o], 2, 0 };
     }
     /* psnr_hvs block-walk edges and refusals (compared with the CPU's messages) */
-    cases[n++] = (Case){ 8, 8, 8, VMAF_PIX_FMT_YUV400P, 3, NULL, "", 0 };
-    cases[n++] = (Case){ 15, 15, 10, VMAF_PIX_FMT_YUV420P, 3, NULL, "", 0 };
-    cases[n++] = (Case){ 16, 16, 12, VMAF_PIX_FMT_YUV422P, 3, NULL, "enable_chroma=false", 0 };
-    cases[n++] = (Case){ 22, 15, 8, VMAF_PIX_FMT_YUV444P, 3, NULL, "", 0 };
-    cases[n++] = (Case){ 14, 14, 8, VMAF_PIX_FMT_YUV420P, 1, NULL, "", 0 };
-    cases[n++] = (Case){ 7, 20, 8, VMAF_PIX_FMT_YUV444P, 1, NULL, "", 0 };
-    cases[n++] = (Case){ 64, 64, 16, VMAF_PIX_FMT_YUV420P, 1, NULL, "", 0 };
-    cases[n++] = (Case){ 64, 64, 13, VMAF_PIX_FMT_YUV420P, 1, "", NULL, 0 };
-    /* worker threads in the CUDA context (twins run serially in the caller) */
-    cases[n++] = (Case){ 640, 360, 10, VMAF_PIX_FMT_YUV420P, 6, "enable_apsnr=true", "", 4 };
+    cases[n++] = (Case){ 8, 8, 8, VMAF_PIX_FMT_YUV400P, 3, "psnr_hvs", 0, 0 };
+    cases[n++] = (Case){ 15, 15, 10, VMAF_PIX_FMT_YUV420P, 3, "psnr_hvs", 0, 0 };
+    cases[n++] = (Case){ 16, 16, 12, VMAF_PIX_FMT_YUV422P, 3, "psnr_hvs=enable_chroma=false", 0, 0 };
+    cases[n++] = (Case){ 22, 15, 8, VMAF_PIX_FMT_YUV444P, 3, "psnr_hvs", 0, 0 };
+    cases[n++] = (Case){ 14, 14, 8, VMAF_PIX_FMT_YUV420P, 1, "psnr_hvs", 0, 0 };
+    cases[n++] = (Case){ 7, 20, 8, VMAF_PIX_FMT_YUV444P, 1, "psnr_hvs", 0, 0 };
+    cases[n++] = (Case){ 64, 64, 16, VMAF_PIX_FMT_YUV420P, 1, "psnr_hvs", 0, 0 };
+    cases[n++] = (Case){ 64, 64, 13, VMAF_PIX_FMT_YUV420P, 1, "psnr", 0, 0 };
+    /* motion's minimum sizes and refusals */
+    cases[n++] = (Case){ 3, 3, 8, VMAF_PIX_FMT_YUV420P, 4, "motion float_motion", 0, 0 };
+    cases[n++] = (Case){ 2, 9, 8, VMAF_PIX_FMT_YUV420P, 2, "motion", 0, 0 };
+    cases[n++] = (Case){ 9, 2, 10, VMAF_PIX_FMT_YUV444P, 2, "float_motion", 0, 0 };
+    cases[n++] = (Case){ 5, 5, 8, VMAF_PIX_FMT_YUV400P, 2, "float_motion=motion_add_uv=true", 0, 0 };
+    /* worker threads in the CUDA context (twins run serially in the caller), subsampling */
+    cases[n++] = (Case){ 640, 360, 10, VMAF_PIX_FMT_YUV420P, 6,
+                         "psnr=enable_apsnr=true psnr_hvs motion float_motion", 4, 0 };
+    cases[n++] = (Case){ 320, 240, 8, VMAF_PIX_FMT_YUV420P, 9,
+                         "psnr psnr_hvs motion float_motion", 2, 3 };
     if (!quick) {
         /* long float chains */
-        cases[n++] = (Case){ 1920, 1080, 10, VMAF_PIX_FMT_YUV420P, 3, "enable_mse=true", "", 0 };
-        cases[n++] = (Case){ 3840, 2160, 8, VMAF_PIX_FMT_YUV420P, 5, "enable_apsnr=true", "", 0 };
-        cases[n++] = (Case){ 3840, 2160, 10, VMAF_PIX_FMT_YUV422P, 2, "", "", 0 };
-        cases[n++] = (Case){ 3840, 2160, 12, VMAF_PIX_FMT_YUV444P, 2, "", "enable_chroma=false",
-                             0 };
-        cases[n++] = (Case){ 3840, 2160, 16, VMAF_PIX_FMT_YUV400P, 2, "enable_mse=true", NULL, 0 };
+        cases[n++] = (Case){ 1920, 1080, 10, VMAF_PIX_FMT_YUV420P, 3,
+                             "psnr=enable_mse=true psnr_hvs motion float_motion", 0, 0 };
+        cases[n++] = (Case){ 3840, 2160, 8, VMAF_PIX_FMT_YUV420P, 5,
+                             "psnr=enable_apsnr=true psnr_hvs motion float_motion", 0, 0 };
+        cases[n++] = (Case){ 3840, 2160, 10, VMAF_PIX_FMT_YUV422P, 2, "psnr psnr_hvs", 0, 0 };
+        cases[n++] = (Case){ 3840, 2160, 12, VMAF_PIX_FMT_YUV444P, 3,
+                             "psnr psnr_hvs=enable_chroma=false float_motion=motion_add_uv=true", 0, 0 };
+        cases[n++] = (Case){ 3840, 2160, 16, VMAF_PIX_FMT_YUV400P, 2, "psnr=enable_mse=true", 0, 0 };
     }
+#undef FEATURES
     for (unsigned i = 0; i < n; i++)
         run_case(&cases[i]);
     ordered_sum_tests(quick);

@@ -25,6 +25,8 @@ const LsExtractor *const ls_extractors[] = {
 #if LOCKSTEP_HAVE_CUDA
     &ls_fex_psnr_cuda,
     &ls_fex_psnr_hvs_cuda,
+    &ls_fex_float_motion_cuda,
+    &ls_fex_motion_cuda,
 #endif
 #if LOCKSTEP_HAVE_OPENCL
     &ls_fex_psnr_opencl,

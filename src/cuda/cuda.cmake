@@ -10,7 +10,7 @@ set(LS_CUDA_NVCC_FLAGS
     -gencode arch=compute_86,code=sm_86
     -gencode arch=compute_89,code=sm_89
     -gencode arch=compute_90,code=[sm_90,compute_90])
-set(LS_CUDA_KERNELS psnr psnr_hvs)
+set(LS_CUDA_KERNELS psnr psnr_hvs motion)
 set(LS_CUDA_DIR ${CMAKE_CURRENT_SOURCE_DIR}/cuda)
 set(LS_CUDA_OUT ${CMAKE_CURRENT_BINARY_DIR}/cuda)
 file(MAKE_DIRECTORY ${LS_CUDA_OUT})
@@ -43,4 +43,6 @@ target_sources(lockstep PRIVATE
   ${LS_CUDA_DIR}/ordered_sum.c
   ${LS_CUDA_DIR}/twin.c
   ${LS_CUDA_DIR}/psnr.c
-  ${LS_CUDA_DIR}/psnr_hvs.c)
+  ${LS_CUDA_DIR}/psnr_hvs.c
+  ${LS_CUDA_DIR}/motion.c
+  ${LS_CUDA_DIR}/float_motion.c)

@@ -6,5 +6,7 @@
 
 extern const LsExtractor ls_fex_psnr_cuda;
 extern const LsExtractor ls_fex_psnr_hvs_cuda;
+extern const LsExtractor ls_fex_motion_cuda;
+extern const LsExtractor ls_fex_float_motion_cuda;
 
 #endif

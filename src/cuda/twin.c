@@ -528,6 +528,14 @@ int ls_cuda_twin_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *
 {
     LsCudaTwin *t = twin_of(fex);
     const LsCudaApi *cu = t->dev.cu;
+    if (fex->ex->flags & LS_FEX_TEMPORAL) {
+        if (index != t->n_frames)
+            return ls_fex_error(fex,
+                                "%s: frame %u arrived after %u frames; it needs every frame in "
+                                "order",
+                                t->desc->name, index, t->n_frames);
+        t->n_frames++;
+    }
     int err = ls_cuda_push(&t->dev);
     if (err)
         return err;
@@ -589,6 +597,8 @@ void ls_cuda_twin_close(LsFex *fex)
     LsCudaTwin *t = twin_of(fex);
     twin_release(t);
     t->open = 0;
+    if (t->desc && t->desc->teardown)
+        t->desc->teardown(fex);
 }
 
 int ls_cuda_twin_use_host_memory(LsFex *fex, void *ptr, size_t size)

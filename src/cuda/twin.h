@@ -11,8 +11,9 @@
  *     device buffers (freed by the skeleton), the in-order collection of scores, timing;
  *   - the extractor callbacks (extract, flush, close, use_host_memory) of every twin.
  *
- * A temporal twin (state across frames on the device, e.g. motion's previous blurred frame)
- * orders its frames with ls_cuda_twin_after_previous(). */
+ * A temporal twin (LS_FEX_TEMPORAL: state across frames on the device, e.g. motion's previous
+ * blurred frame) gets every frame in order (the skeleton refuses a gap, as the CPU does) and
+ * orders its device work with ls_cuda_twin_after_previous(). */
 #ifndef LOCKSTEP_CUDA_TWIN_H
 #define LOCKSTEP_CUDA_TWIN_H
 
@@ -56,6 +57,8 @@ typedef struct LsCudaTwinDesc {
     int (*collect)(LsFex *fex, const void *result, unsigned index, LsCollector *fc);
     /* Optional: at flush, after every frame has been collected (temporal scores, aggregates). */
     int (*finish)(LsFex *fex, LsCollector *fc);
+    /* Optional: at close, after the device side is released (the CPU state's memory). */
+    void (*teardown)(LsFex *fex);
 } LsCudaTwinDesc;
 
 typedef struct LsCudaTwinSlot {
@@ -79,6 +82,7 @@ struct LsCudaTwin {
     unsigned n_buffers;
     CUevent previous;              /* temporal twins: the last frame's work */
     int have_previous;
+    unsigned n_frames;             /* temporal twins: frames seen, to refuse a gap */
     int open;
     /* LOCKSTEP_CUDA_TIMING=1: device time per stage and host time, printed at close */
     int timing;
