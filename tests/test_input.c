@@ -367,6 +367,90 @@ out:
         vmaf_picture_unref(&src[i]);
 }
 
+/* Luma-only reading: the luma plane as stored, the chroma planes of the picture untouched (a
+ * marker value), the frames after it still at their places, and a frame cut inside its skipped
+ * chroma still a truncated frame; for sequential reads and for reads at a frame index. */
+static void test_luma_only(void)
+{
+    static const struct {
+        enum VmafPixelFormat fmt;
+        unsigned bpc, w, h;
+        bool y4m;
+    } cases[] = {
+        { VMAF_PIX_FMT_YUV420P, 8, 33, 17, true },  { VMAF_PIX_FMT_YUV422P, 10, 20, 9, true },
+        { VMAF_PIX_FMT_YUV444P, 12, 16, 16, false }, { VMAF_PIX_FMT_YUV420P, 16, 7, 5, false },
+    };
+    for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        enum { FRAMES = 3 };
+        char name[64], what[96], err[512];
+        snprintf(name, sizeof(name), "luma_only_%u.%s", c, cases[c].y4m ? "y4m" : "yuv");
+        snprintf(what, sizeof(what), "luma-only %s %s %u-bit", cases[c].y4m ? "Y4M" : "raw",
+                 ls_pix_fmt_name(cases[c].fmt), cases[c].bpc);
+        const char *path = work_path(name);
+        VmafPicture src[FRAMES], pic;
+        FILE *f = fopen(path, "wb");
+        CHECK(f != NULL, "%s: cannot create %s", what, path);
+        if (!f)
+            continue;
+        LsVideoInfo info = { .w = cases[c].w, .h = cases[c].h, .bpc = cases[c].bpc,
+                             .fmt = cases[c].fmt };
+        if (cases[c].y4m)
+            ls_y4m_write_header(f, &info);
+        for (int i = 0; i < FRAMES; i++) {
+            vmaf_picture_alloc(&src[i], info.fmt, info.bpc, info.w, info.h);
+            fill_random(&src[i]);
+            ls_write_frame(f, &src[i], cases[c].y4m);
+        }
+        const long whole = ftell(f);
+        fclose(f);
+        const LsRawParams raw = { .w = info.w, .h = info.h, .bpc = info.bpc, .fmt = info.fmt };
+        vmaf_picture_alloc(&pic, info.fmt, info.bpc, info.w, info.h);
+        for (unsigned mode = 0; mode < 4; mode++) {
+            const bool at = mode & 1, cut = mode & 2;
+            if (cut && truncate(path, whole - 3)) /* inside the last frame's last chroma plane */
+                CHECK(0, "%s: cannot truncate", what);
+            LsInput *in;
+            if (ls_input_open(&in, path, cases[c].y4m ? NULL : &raw, err, sizeof(err))) {
+                CHECK(0, "%s: open: %s", what, err);
+                continue;
+            }
+            CHECK(!at || ls_input_can_read_at(in), "%s: a regular file reads at an index", what);
+            ls_input_read_planes(in, 1);
+            for (int i = 0; i < FRAMES; i++) {
+                for (unsigned p = 1; p < 3; p++)
+                    memset(pic.data[p], 0x5a, (size_t)pic.stride[p] * pic.h[p]);
+                const int r = at ? ls_input_read_at(in, (uint64_t)i, &pic, err, sizeof(err))
+                                 : ls_input_read(in, &pic, err, sizeof(err));
+                if (cut && i == FRAMES - 1) {
+                    CHECK(r == -EIO && strstr(err, "truncated frame 2"),
+                          "%s%s: cut frame: %d %s", what, at ? " at index" : "", r, err);
+                    continue;
+                }
+                int chroma_kept = 1;
+                for (unsigned p = 1; p < 3; p++)
+                    for (size_t k = 0; k < (size_t)pic.stride[p] * pic.h[p]; k++)
+                        chroma_kept &= ((const uint8_t *)pic.data[p])[k] == 0x5a;
+                int luma_same = 1;
+                for (unsigned y = 0; y < pic.h[0]; y++)
+                    luma_same &= !memcmp((const uint8_t *)pic.data[0] + y * pic.stride[0],
+                                         (const uint8_t *)src[i].data[0] + y * src[i].stride[0],
+                                         row_bytes(&pic, 0));
+                CHECK(r == 1 && luma_same && chroma_kept, "%s%s%s: frame %d: %d %s", what,
+                      at ? " at index" : "", cut ? " (cut file)" : "", i, r, err);
+            }
+            if (!cut) {
+                const int r = at ? ls_input_read_at(in, FRAMES, &pic, err, sizeof(err))
+                                 : ls_input_read(in, &pic, err, sizeof(err));
+                CHECK(r == 0, "%s%s: end of file: %d %s", what, at ? " at index" : "", r, err);
+            }
+            ls_input_close(in);
+        }
+        vmaf_picture_unref(&pic);
+        for (int i = 0; i < FRAMES; i++)
+            vmaf_picture_unref(&src[i]);
+    }
+}
+
 static void test_round_trips(void)
 {
     static const enum VmafPixelFormat formats[] = { VMAF_PIX_FMT_YUV420P, VMAF_PIX_FMT_YUV422P,
@@ -962,6 +1046,7 @@ int main(int argc, char **argv)
         if (manifest && fixtures)
             test_fixtures(manifest, fixtures);
         test_round_trips();
+        test_luma_only();
         test_stdin();
         test_bad_inputs();
         test_mutations();

@@ -205,6 +205,12 @@ int frame_reader_next(FrameReader *fr, VmafPicture *ref, VmafPicture *dist, char
 
 unsigned frame_reader_threads(const FrameReader *fr) { return fr->n_threads; }
 
+void frame_reader_read_planes(FrameReader *fr, unsigned n_planes)
+{
+    ls_input_read_planes(fr->ref, n_planes);
+    ls_input_read_planes(fr->dist, n_planes);
+}
+
 void frame_reader_close(FrameReader *fr)
 {
     if (!fr)

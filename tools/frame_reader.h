@@ -18,6 +18,8 @@ int frame_reader_open(FrameReader **fr, VmafContext *ctx, LsInput *ref, LsInput 
 int frame_reader_next(FrameReader *fr, VmafPicture *ref, VmafPicture *dist, char *err,
                       size_t err_len);
 unsigned frame_reader_threads(const FrameReader *fr);
+/* Frames read from now on fill only the first n_planes planes (ls_input_read_planes). */
+void frame_reader_read_planes(FrameReader *fr, unsigned n_planes);
 void frame_reader_close(FrameReader *fr);
 
 #endif

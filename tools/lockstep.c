@@ -228,6 +228,13 @@ int main(int argc, char **argv)
             vmaf_picture_unref(&dist);
             goto out;
         }
+        if (n == 0) {
+            /* the extractors are set up now: later frames skip the planes none of them reads */
+            unsigned planes = lockstep_planes_read(ctx);
+            if (twin && lockstep_planes_read(twin) > planes)
+                planes = lockstep_planes_read(twin);
+            frame_reader_read_planes(reader, planes);
+        }
     }
     if (tty)
         fprintf(stderr, "\n");

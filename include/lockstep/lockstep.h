@@ -102,6 +102,9 @@ const char *lockstep_feature_name(VmafContext *vmaf, unsigned i);
 unsigned lockstep_max_frames_held(VmafContext *vmaf);
 /* The i-th extractor built in (NULL past the end), and the backend it runs on. */
 const char *lockstep_extractor_name(unsigned i, enum LockstepBackend *backend);
+/* How many planes of each picture the registered extractors read (1: luma only, up to 3), known
+ * once the first picture has been read (0 before): a reader may leave the other planes unread. */
+unsigned lockstep_planes_read(VmafContext *vmaf);
 /* Aggregate metrics (apsnr_*) written at flush. -EINVAL when absent. */
 int lockstep_aggregate_score(VmafContext *vmaf, const char *name, double *score);
 

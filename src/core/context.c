@@ -674,6 +674,19 @@ const char *lockstep_feature_name(VmafContext *ctx, unsigned i)
     return ls_collector_name(ctx->fc, i);
 }
 
+unsigned lockstep_planes_read(VmafContext *ctx)
+{
+    if (!ctx || !ctx->have_geometry)
+        return 0;
+    unsigned n = 1;
+    for (unsigned i = 0; i < ctx->n_slot; i++) {
+        const unsigned k = ctx->slot[i]->fex.n_planes_read;
+        if (!k || k > n)
+            n = k ? k : 3;
+    }
+    return n;
+}
+
 int lockstep_aggregate_score(VmafContext *ctx, const char *name, double *score)
 {
     if (!ctx || !name || !score)

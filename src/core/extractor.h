@@ -60,6 +60,9 @@ struct LsFex {
     int gpu_index;               /* device chosen with --gpu */
     char instance_name[256];     /* extractor name with its FEATURE_PARAM suffix */
     LsShared *shared;            /* objects shared by the extractors of the context */
+    /* Set by init: how many planes extract reads (1: luma only). 0 = every plane. Readers skip
+     * the planes no extractor reads (lockstep_planes_read), so a wrong 1 makes stale chroma. */
+    unsigned n_planes_read;
 };
 
 /* Records an error for the caller (shown by the CLI); returns -EINVAL for convenience. */

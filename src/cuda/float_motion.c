@@ -147,6 +147,7 @@ static int float_motion_cuda_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned
     int err = ls_float_motion_state_init(&p->state, &p->opt, fex, fmt, bpc, w, h);
     if (err)
         return err;
+    fex->n_planes_read = p->state.n_planes;
     return ls_cuda_twin_open(&p->twin, fex, &float_motion_twin, fmt, bpc, w, h,
                              p->state.n_planes);
 }

@@ -116,6 +116,7 @@ static int motion_cuda_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, 
     int err = ls_motion_state_init(&p->state, &p->opt, fex, w, h);
     if (err)
         return err;
+    fex->n_planes_read = 1;
     p->bpc = bpc;
     p->plane_bytes = (size_t)w * h * (bpc > 8 ? 2 : 1);
     return ls_cuda_twin_open(&p->twin, fex, &motion_twin, fmt, bpc, w, h, 1);

@@ -234,6 +234,7 @@ static int float_motion_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc,
     int err = ls_float_motion_state_init(s, &p->opt, fex, fmt, bpc, w, h);
     if (err)
         return err;
+    fex->n_planes_read = s->n_planes;
     ls_motion_dsp_init(&p->dsp, fex->cpu_flags);
     if (p->opt.motion_force_zero)
         return 0;

@@ -19,6 +19,7 @@ static int float_psnr_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, u
 {
     (void)fmt, (void)w, (void)h;
     FloatPsnrPriv *p = fex->priv;
+    fex->n_planes_read = 1; /* float_psnr scores luma */
     switch (bpc) {
     case 8: p->peak = 255.0, p->psnr_max = 60.0, p->scale = 1.0f; break;
     case 10: p->peak = 255.75, p->psnr_max = 72.0, p->scale = 4.0f; break;

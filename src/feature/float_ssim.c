@@ -46,6 +46,7 @@ static int float_ssim_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, u
     if (bpc != 8 && bpc != 10 && bpc != 12 && bpc != 16)
         return ls_fex_error(fex, "float_ssim: bit depth %u is not supported (8, 10, 12 or 16)",
                             bpc);
+    fex->n_planes_read = 1;
     p->w = w;
     p->h = h;
     p->bpc = bpc;

@@ -192,6 +192,7 @@ static int motion_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, unsig
     int err = ls_motion_state_init(&p->state, &p->opt, fex, w, h);
     if (err)
         return err;
+    fex->n_planes_read = 1;
     ls_motion_dsp_init(&p->dsp, fex->cpu_flags);
     p->bpc = bpc;
     if (p->opt.motion_force_zero)

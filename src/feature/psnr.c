@@ -37,7 +37,7 @@ static const char *const psnr_names[3] = { "psnr_y", "psnr_cb", "psnr_cr" };
 static const char *const mse_names[3] = { "mse_y", "mse_cb", "mse_cr" };
 static const char *const apsnr_names[3] = { "apsnr_y", "apsnr_cb", "apsnr_cr" };
 
-int ls_psnr_state_init(const LsFex *fex, LsPsnrState *s, const LsPsnrOptions *opt,
+int ls_psnr_state_init(LsFex *fex, LsPsnrState *s, const LsPsnrOptions *opt,
                        enum VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h)
 {
     if (bpc != 8 && bpc != 10 && bpc != 12 && bpc != 16)
@@ -47,6 +47,7 @@ int ls_psnr_state_init(const LsFex *fex, LsPsnrState *s, const LsPsnrOptions *op
     if (fmt == VMAF_PIX_FMT_YUV400P)
         s->opt.enable_chroma = false;
     s->n_planes = s->opt.enable_chroma ? 3 : 1;
+    fex->n_planes_read = s->n_planes;
     /* the picture model's chroma (ceil of half): the fork's sizes for odd frames, whose goldens
      * these match; the min_sse ceiling below uses the same sizes */
     unsigned pw[3], ph[3];

@@ -36,7 +36,7 @@ typedef struct LsPsnrState {
 
 /* Refuses depths other than 8, 10, 12, 16 (psnr.md §3.3) with the CPU extractor's message, for
  * every backend alike. */
-int ls_psnr_state_init(const LsFex *fex, LsPsnrState *s, const LsPsnrOptions *opt,
+int ls_psnr_state_init(LsFex *fex, LsPsnrState *s, const LsPsnrOptions *opt,
                        enum VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h);
 /* Writes psnr_<p> (and mse_<p>) for the planes' SSE at `index`; accumulates APSNR. */
 int ls_psnr_write_scores(LsPsnrState *s, const uint64_t sse[3], unsigned index, LsCollector *fc);

@@ -34,7 +34,7 @@ int ls_psnr_hvs_check_planes(const LsFex *fex, const LsPsnrHvsState *s)
     return 0;
 }
 
-int ls_psnr_hvs_state_init(const LsFex *fex, LsPsnrHvsState *s, const LsPsnrHvsOptions *opt,
+int ls_psnr_hvs_state_init(LsFex *fex, LsPsnrHvsState *s, const LsPsnrHvsOptions *opt,
                            enum VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h)
 {
     if (bpc > 12)
@@ -46,6 +46,7 @@ int ls_psnr_hvs_state_init(const LsFex *fex, LsPsnrHvsState *s, const LsPsnrHvsO
     if (fmt == VMAF_PIX_FMT_YUV400P)
         s->opt.enable_chroma = false;
     s->n_planes = s->opt.enable_chroma ? 3 : 1;
+    fex->n_planes_read = s->n_planes;
     ls_plane_sizes(fmt, w, h, s->w, s->h);
     for (unsigned p = 0; p < 3; p++)
         s->n_terms[p] = (int)(64 * ls_psnr_hvs_blocks(s->w[p]) * ls_psnr_hvs_blocks(s->h[p]));

@@ -37,7 +37,7 @@ static inline unsigned ls_psnr_hvs_blocks(unsigned n)
 /* Validates bpc (≤ 12) and the plane sizes, fills s. Refuses, naming the plane and its size, any
  * scored plane smaller than 8x8 (the reference would report NaN there); when only the chroma
  * planes are too small the message suggests enable_chroma=false. -EINVAL via ls_fex_error. */
-int ls_psnr_hvs_state_init(const LsFex *fex, LsPsnrHvsState *s, const LsPsnrHvsOptions *opt,
+int ls_psnr_hvs_state_init(LsFex *fex, LsPsnrHvsState *s, const LsPsnrHvsOptions *opt,
                            enum VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h);
 /* The size check alone, on the plane sizes of s (part of ls_psnr_hvs_state_init). */
 int ls_psnr_hvs_check_planes(const LsFex *fex, const LsPsnrHvsState *s);

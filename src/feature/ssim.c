@@ -34,6 +34,7 @@ static int ssim_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, unsigne
     (void)fmt; /* luma only; every layout, 4:0:0 included */
     if (bpc < 8 || bpc > 16)
         return ls_fex_error(fex, "ssim: bit depth %u is not supported (8 to 16)", bpc);
+    fex->n_planes_read = 1;
     p->w = w;
     p->h = h;
     p->sample_max = (double)((1u << bpc) - 1u);

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -42,6 +43,8 @@ struct LsInput {
     /* reads at any frame index (regular files whose frames all start with "FRAME\n") */
     int seekable;
     off_t data_start;
+    /* planes read into pictures (ls_input_read_planes); the others are skipped, not read */
+    _Atomic unsigned planes_read;
 };
 
 static size_t stream_read(LsInput *in, void *dst, size_t n)
@@ -313,7 +316,28 @@ int ls_input_read_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err, s
         off += 6;
     }
     size_t total = 0;
-    for (unsigned p = 0; p < geo->n_planes; p++) {
+    const unsigned planes = atomic_load(&in->planes_read);
+    if (planes < geo->n_planes) {
+        /* the planes skipped must still be in the file: a truncated frame stays an error */
+        const off_t last = off + (off_t)in->info.frame_bytes - 1;
+        unsigned char byte;
+        ssize_t got;
+        while ((got = pread(fd, &byte, 1, last)) < 0 && errno == EINTR)
+            ;
+        if (got < 0)
+            return fail(err, err_len, in->name, -errno, "read error at frame %llu: %s",
+                        (unsigned long long)frame, strerror(errno));
+        if (got == 0) {
+            struct stat st;
+            const off_t size = fstat(fd, &st) ? off : st.st_size;
+            const size_t have = size > off ? (size_t)(size - off) : 0;
+            if (!marker && have == 0)
+                return 0; /* raw: a clean end of file */
+            return fail(err, err_len, in->name, -EIO, "truncated frame %llu: got %zu of %zu bytes",
+                        (unsigned long long)frame, have, in->info.frame_bytes);
+        }
+    }
+    for (unsigned p = 0; p < planes; p++) {
         unsigned char *data = pic->data[p];
         const size_t row = geo->row_bytes[p];
         const int contiguous = (size_t)pic->stride[p] == row;
@@ -407,6 +431,7 @@ int ls_input_open(LsInput **out, const char *path, const LsRawParams *raw, char 
         fail(err, err_len, in->name, ret, "%s", why);
         goto error;
     }
+    atomic_init(&in->planes_read, in->geo.n_planes);
     find_frames(in);
     *out = in;
     return 0;
@@ -515,6 +540,22 @@ static int short_frame(LsInput *in, size_t got, char *err, size_t err_len)
                        (unsigned long long)in->frame_index, got, in->info.frame_bytes);
 }
 
+/* Consumes n bytes of the stream; returns how many there were. */
+static size_t skip_bytes(LsInput *in, size_t n)
+{
+    if (!in->skip_buffer && !(in->skip_buffer = malloc(SKIP_CHUNK_BYTES)))
+        return 0;
+    size_t total = 0;
+    while (total < n) {
+        const size_t want = n - total < SKIP_CHUNK_BYTES ? n - total : SKIP_CHUNK_BYTES;
+        const size_t got = stream_read(in, in->skip_buffer, want);
+        total += got;
+        if (got != want)
+            break;
+    }
+    return total;
+}
+
 int ls_input_read(LsInput *in, VmafPicture *pic, char *err, size_t err_len)
 {
     const LsFrameGeometry *geo = &in->geo;
@@ -534,9 +575,18 @@ int ls_input_read(LsInput *in, VmafPicture *pic, char *err, size_t err_len)
         return ret;
 
     size_t total = 0;
+    const unsigned planes = atomic_load(&in->planes_read);
     for (unsigned p = 0; p < geo->n_planes; p++) {
         unsigned char *data = pic->data[p];
         const size_t row = geo->row_bytes[p];
+        if (p >= planes) {
+            /* not wanted: consumed from the stream, not stored */
+            const size_t got = skip_bytes(in, geo->plane_bytes[p]);
+            total += got;
+            if (got != geo->plane_bytes[p])
+                return short_frame(in, total, err, err_len);
+            continue;
+        }
         if ((size_t)pic->stride[p] == row) {
             const size_t got = stream_read(in, data, geo->plane_bytes[p]);
             total += got;
@@ -562,23 +612,20 @@ int ls_input_skip(LsInput *in, char *err, size_t err_len)
     int ret = begin_frame(in, err, err_len);
     if (ret <= 0)
         return ret;
-    if (!in->skip_buffer) {
-        in->skip_buffer = malloc(SKIP_CHUNK_BYTES);
-        if (!in->skip_buffer)
-            return fail(err, err_len, in->name, -ENOMEM, "out of memory");
-    }
-    size_t total = 0;
-    while (total < in->info.frame_bytes) {
-        size_t n = in->info.frame_bytes - total;
-        if (n > SKIP_CHUNK_BYTES)
-            n = SKIP_CHUNK_BYTES;
-        const size_t got = stream_read(in, in->skip_buffer, n);
-        total += got;
-        if (got != n)
-            return short_frame(in, total, err, err_len);
-    }
+    if (!in->skip_buffer && !(in->skip_buffer = malloc(SKIP_CHUNK_BYTES)))
+        return fail(err, err_len, in->name, -ENOMEM, "out of memory");
+    const size_t got = skip_bytes(in, in->info.frame_bytes);
+    if (got != in->info.frame_bytes)
+        return short_frame(in, got, err, err_len);
     in->frame_index++;
     return 1;
+}
+
+void ls_input_read_planes(LsInput *in, unsigned n_planes)
+{
+    if (n_planes < 1 || n_planes > in->geo.n_planes)
+        n_planes = in->geo.n_planes;
+    atomic_store(&in->planes_read, n_planes);
 }
 
 void ls_input_close(LsInput *in)

@@ -40,6 +40,11 @@ int ls_input_read(LsInput *in, VmafPicture *pic, char *err, size_t err_len);
  * first frame of the file. */
 bool ls_input_can_read_at(const LsInput *in);
 int ls_input_read_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err, size_t err_len);
+/* From now on read only the first n_planes planes of each frame into pictures (1: luma only, for
+ * extractors that read nothing else; lockstep_planes_read tells): the other planes of a picture
+ * keep what they held, and their bytes are skipped, though still required to be there (a truncated
+ * frame stays an error). Out of range: every plane. Callable while other threads read. */
+void ls_input_read_planes(LsInput *in, unsigned n_planes);
 /* Skips one frame; same returns as ls_input_read. */
 int ls_input_skip(LsInput *in, char *err, size_t err_len);
 void ls_input_close(LsInput *in);
