@@ -4,12 +4,19 @@
 # is dlopen()ed at run time: no link against libcuda, no GPU needed to build.
 #
 # Exactness (shared/spec/exactness.md §2): one setting for every kernel, no carve-outs.
+# LOCKSTEP_CUDA_ARCH=90 builds for one architecture only (quicker device iterations).
+set(LOCKSTEP_CUDA_ARCH "" CACHE STRING "build the kernels for this one sm_XX only (default: 80, 86, 89, 90 + PTX)")
+if(LOCKSTEP_CUDA_ARCH)
+  set(LS_CUDA_GENCODE -gencode arch=compute_${LOCKSTEP_CUDA_ARCH},code=[sm_${LOCKSTEP_CUDA_ARCH},compute_${LOCKSTEP_CUDA_ARCH}])
+else()
+  set(LS_CUDA_GENCODE
+      -gencode arch=compute_80,code=sm_80
+      -gencode arch=compute_86,code=sm_86
+      -gencode arch=compute_89,code=sm_89
+      -gencode arch=compute_90,code=[sm_90,compute_90])
+endif()
 set(LS_CUDA_NVCC_FLAGS
-    --fmad=false --prec-div=true --prec-sqrt=true -ftz=false -O3 --threads 0
-    -gencode arch=compute_80,code=sm_80
-    -gencode arch=compute_86,code=sm_86
-    -gencode arch=compute_89,code=sm_89
-    -gencode arch=compute_90,code=[sm_90,compute_90])
+    --fmad=false --prec-div=true --prec-sqrt=true -ftz=false -O3 --threads 0 ${LS_CUDA_GENCODE})
 set(LS_CUDA_KERNELS psnr psnr_hvs motion)
 set(LS_CUDA_DIR ${CMAKE_CURRENT_SOURCE_DIR}/cuda)
 set(LS_CUDA_OUT ${CMAKE_CURRENT_BINARY_DIR}/cuda)

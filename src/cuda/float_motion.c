@@ -53,7 +53,9 @@ static int sad(LsCudaTwin *t, const LsCudaFrame *f, CUdeviceptr a, CUdeviceptr b
                unsigned h, CUdeviceptr rows, CUdeviceptr total)
 {
     LsFloatMotionSadArgs args = { .a = a, .b = b, .rows = rows, .total = total, .w = w, .h = h };
-    int err = ls_cuda_twin_launch(t, K_SAD_ROWS, (h + 63) / 64, 1, 1, 64, 1, 1, 0, f, &args);
+    const unsigned rows_per_block = 32 * LS_MOTION_SAD_WARPS;
+    int err = ls_cuda_twin_launch(t, K_SAD_ROWS, (h + rows_per_block - 1) / rows_per_block, 1, 1,
+                                  rows_per_block, 1, 1, 0, f, &args);
     if (!err)
         err = ls_cuda_twin_launch(t, K_SAD_TOTAL, 1, 1, 1, 1, 1, 1, 0, f, &args);
     return err;

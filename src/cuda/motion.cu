@@ -30,11 +30,13 @@ ls_int_motion_sad(const __grid_constant__ LsIntMotionSadArgs a)
     const int w = (int)a.w, h = (int)a.h;
     const int x0 = (int)(blockIdx.x * LS_MOTION_TILE_W), y0 = (int)(blockIdx.y * LS_MOTION_TILE_H);
     const uint8_t *prev = (const uint8_t *)a.prev, *cur = (const uint8_t *)a.cur;
-    /* vertical pass at the mirrored columns the horizontal pass reads */
+    /* vertical pass at the mirrored columns the horizontal pass reads: only those of the tile's
+     * outputs (a mirror reaches at most one plane width beyond the edge) */
+    const int need = (w - x0 < (int)LS_MOTION_TILE_W ? w - x0 : (int)LS_MOTION_TILE_W) + 2 * R;
     for (unsigned i = threadIdx.x; i < LS_MOTION_TILE_H * COLS; i += LS_MOTION_THREADS) {
         const int r = (int)(i / COLS), c = (int)(i % COLS);
         const int y = y0 + r;
-        if (y >= h)
+        if (y >= h || c >= need)
             continue;
         const int xc = ls_motion_mirror(x0 - R + c, w);
         int64_t acc = 0;
@@ -68,10 +70,11 @@ ls_float_motion_blur(const __grid_constant__ LsFloatMotionBlurArgs a)
     const int x0 = (int)(blockIdx.x * LS_MOTION_TILE_W), y0 = (int)(blockIdx.y * LS_MOTION_TILE_H);
     const uint8_t *src = (const uint8_t *)a.src;
     const int cols = (int)LS_MOTION_TILE_W + 2 * R;
+    const int need = (w - x0 < (int)LS_MOTION_TILE_W ? w - x0 : (int)LS_MOTION_TILE_W) + 2 * R;
     for (int i = (int)threadIdx.x; i < (int)LS_MOTION_TILE_H * cols; i += LS_MOTION_THREADS) {
         const int r = i / cols, c = i % cols;
         const int y = y0 + r;
-        if (y >= h)
+        if (y >= h || c >= need)
             continue;
         const int xc = ls_motion_mirror(x0 - R + c, w);
         float acc = 0.0f;
@@ -111,17 +114,36 @@ extern "C" __global__ void ls_float_motion_downscale(const __grid_constant__ LsF
         ls_motion_bilinear_sample(r1[x1], r1[x2], r2[x1], r2[x2], dx, dy);
 }
 
-/* One thread per row: the row's float sum, left to right (the CPU's order). */
-extern "C" __global__ void ls_float_motion_sad_rows(const __grid_constant__ LsFloatMotionSadArgs a)
+/* Row sums of |a - b|, each a float chain left to right (the CPU's order): a warp takes 32 rows;
+ * it loads 32x32 tiles coalesced into shared memory, then each lane adds its row's 32 values in
+ * order. LS_MOTION_SAD_WARPS warps per block. */
+extern "C" __global__ void __launch_bounds__(32 * LS_MOTION_SAD_WARPS)
+ls_float_motion_sad_rows(const __grid_constant__ LsFloatMotionSadArgs a)
 {
-    const unsigned y = blockIdx.x * blockDim.x + threadIdx.x;
-    if (y >= a.h)
+    __shared__ float tile[LS_MOTION_SAD_WARPS][32][33];
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    const unsigned y0 = (blockIdx.x * LS_MOTION_SAD_WARPS + warp) * 32u;
+    if (y0 >= a.h)
         return;
-    const float *pa = (const float *)a.a + (size_t)y * a.w, *pb = (const float *)a.b + (size_t)y * a.w;
-    float row = 0.0f;
-    for (unsigned x = 0; x < a.w; x++)
-        row = row + fabsf(pa[x] - pb[x]);
-    ((float *)a.rows)[y] = row;
+    const unsigned rows = a.h - y0 < 32u ? a.h - y0 : 32u;
+    const float *pa = (const float *)a.a, *pb = (const float *)a.b;
+    float (*t)[33] = tile[warp];
+    float sum = 0.0f;
+    for (unsigned x0 = 0; x0 < a.w; x0 += 32) {
+        const unsigned x = x0 + lane;
+        for (unsigned r = 0; r < rows; r++) {
+            const size_t i = (size_t)(y0 + r) * a.w + x;
+            t[r][lane] = x < a.w ? fabsf(pa[i] - pb[i]) : 0.0f;
+        }
+        __syncwarp();
+        const unsigned n = a.w - x0 < 32u ? a.w - x0 : 32u;
+        if (lane < rows)
+            for (unsigned k = 0; k < n; k++)
+                sum = sum + t[lane][k];
+        __syncwarp();
+    }
+    if (lane < rows)
+        ((float *)a.rows)[y0 + lane] = sum;
 }
 
 /* The chain over the rows, top to bottom, from 0. */

@@ -10,6 +10,7 @@
 #define LS_MOTION_TILE_W 128u
 #define LS_MOTION_TILE_H 8u
 #define LS_MOTION_THREADS 256u
+#define LS_MOTION_SAD_WARPS 4u /* warps per block of the row sums, 32 rows each */
 
 /* Integer motion: SAD of the blurred difference prev - cur of one luma plane pair. */
 typedef struct LsIntMotionSadArgs {
