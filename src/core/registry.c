@@ -1,4 +1,6 @@
-/* The one list of extractors. One entry per line; GPU twins behind their backend's switch. */
+/* The one list of extractors. One entry per line; GPU twins behind their backend's switch.
+ * CPU extractors in libvmaf's order (model.md §3.1): a model feature is computed by the first
+ * one that provides it, should two ever provide the same name. */
 #include <stddef.h>
 #include <string.h>
 
@@ -15,12 +17,12 @@
 #endif
 
 const LsExtractor *const ls_extractors[] = {
-    &ls_fex_psnr,
     &ls_fex_float_psnr,
-    &ls_fex_psnr_hvs,
     &ls_fex_float_motion,
-    &ls_fex_motion,
     &ls_fex_float_ssim,
+    &ls_fex_psnr,
+    &ls_fex_psnr_hvs,
+    &ls_fex_motion,
     &ls_fex_ssim,
 #if LOCKSTEP_HAVE_CUDA
     &ls_fex_psnr_cuda,
