@@ -15,6 +15,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/dict.h"
 #include "core/model.h"
 #include "lockstep/lockstep.h"
 #include "test_support.h"
@@ -126,6 +127,43 @@ static void test_builtins(const char *dir)
         vmaf_model_destroy(m);
     }
     CHECK(n_builtin == 17, "%u built-in models, expected 17", n_builtin);
+
+    /* load flags on the shipped models (model.md §2.3, §7) */
+    VmafModel *m;
+    VmafModelConfig cfg = { .name = "x", .flags = 0 };
+    CHECK(vmaf_model_load(&m, &cfg, "vmaf_v0.6.1") == 0 && !m->transform.enabled && m->clip &&
+              m->clip_min == 0 && m->clip_max == 100 && m->transform.out_gte_in &&
+              m->transform.has_p[0] && !m->transform.has_knots && !strcmp(m->name, "x"),
+          "vmaf_v0.6.1: transform present but off, clip [0, 100]");
+    vmaf_model_destroy(m);
+    cfg.flags = VMAF_MODEL_FLAG_ENABLE_TRANSFORM | VMAF_MODEL_FLAG_DISABLE_CLIP;
+    CHECK(vmaf_model_load(&m, &cfg, "vmaf_v0.6.1") == 0 && m->transform.enabled && !m->clip,
+          "vmaf_v0.6.1 with enable_transform and disable_clip");
+    vmaf_model_destroy(m);
+    cfg.flags = 0;
+    CHECK(vmaf_model_load(&m, &cfg, "vmaf_v1.0.16_3d0h_2160") == 0 && m->transform.enabled &&
+              m->clip_max == 110 && m->chroma_correction && m->chroma_parameter == 120 &&
+              m->chroma_guiding == 2 && m->chroma_guided == 1,
+          "vmaf_v1.0.16_3d0h_2160: transform on, clip [0, 110], chroma correction");
+    vmaf_model_destroy(m);
+    CHECK(vmaf_model_load(&m, &cfg, "vmaf_v0.6.1neg") == 0, "neg");
+    unsigned n_opts;
+    const LsOptionValue *o = ls_dict_entries(m->feature[0].opts, &n_opts);
+    CHECK(n_opts == 1 && !strcmp(o[0].key, "adm_enhn_gain_limit") && !strcmp(o[0].value, "1") &&
+              m->feature[1].opts == NULL, "neg: adm_enhn_gain_limit 1.0 stored as \"1\"");
+    vmaf_model_destroy(m);
+    CHECK(vmaf_model_load(&m, &cfg, "vmaf_v1.0.16_5d0h") == 0, "v1");
+    o = ls_dict_entries(m->feature[1].opts, &n_opts);
+    int seen = 0;
+    for (unsigned i = 0; i < n_opts; i++)
+        seen += (!strcmp(o[i].key, "speed_prescale") && !strcmp(o[i].value, "0.6")) +
+                (!strcmp(o[i].key, "speed_prescale_method") && !strcmp(o[i].value, "bilinear"));
+    o = ls_dict_entries(m->feature[0].opts, &n_opts);
+    for (unsigned i = 0; i < n_opts; i++)
+        seen += !strcmp(o[i].key, "cambi_high_res_speedup") && !strcmp(o[i].value, "1080");
+    o = ls_dict_entries(m->feature[3].opts, &n_opts);
+    CHECK(seen == 3 && n_opts == 1 && !strcmp(o[0].value, "18"), "v1 option texts");
+    vmaf_model_destroy(m);
     CHECK(strstr(ls_builtin_models_license, "BSD") != NULL, "the models' licence is embedded");
 }
 

@@ -21,6 +21,7 @@
 
 #include "core/model.h"
 #include "core/output.h"
+#include "core/registry.h"
 #include "lockstep/lockstep.h"
 #include "test_support.h"
 
@@ -60,6 +61,7 @@ static const char *const shown_as[][2] = {
 
 static struct {
     unsigned runs_public, runs_direct, runs_skipped, frame_values, pooled_values, names;
+    unsigned v1_frames, v1_pooled, chroma_applies, chroma_corrected;
 } count;
 
 /* The golden's metric for model feature `name`: its alias, or the alias with an option suffix. */
@@ -158,7 +160,7 @@ static int import_features(VmafContext *ctx, VmafModel *m, const cJSON *frames, 
         for (unsigned k = 0; k < m->n_features; k++) {
             CHECK(vmaf_import_feature_score(ctx, keys[k], raw[k], i) == 0, "%s: import", where);
             /* with the extractor built in, the name must be the one the reference printed */
-            if (i == 0 && ls_model_feature_extractor(m->feature[k].name)) {
+            if (i == 0 && ls_extractor_providing(m->feature[k].name)) {
                 count.names++;
                 CHECK(!strcmp(ls_output_alias(keys[k]), golden_name(metrics, m->feature[k].name)),
                       "%s: feature %s is read as %s, the golden shows %s", where,
@@ -212,6 +214,15 @@ static void run_single(const char *where, VmafModel *m, const cJSON *out)
             if (frame_features(m, metrics, raw, where))
                 goto out;
             CHECK(ls_model_predict_values(m, raw, 0, &score) == 0, "%s: predict", where);
+            if (m->chroma_correction && raw[m->chroma_guided] == 0.0) {
+                VmafModel plain = *m; /* shallow: only read */
+                double uncorrected;
+                plain.chroma_correction = false;
+                ls_model_predict_values(&plain, raw, 0, &uncorrected);
+                count.chroma_applies++;
+                count.chroma_corrected += !same(uncorrected, score);
+            }
+            count.v1_frames += m->chroma_correction;
             CHECK(vmaf_import_feature_score(ctx, "vmaf", score, i) == 0, "%s", where);
         }
         check_value(where, "vmaf", i, score, metrics, &count.frame_values);
@@ -224,6 +235,7 @@ static void run_single(const char *where, VmafModel *m, const cJSON *out)
         check_value(where, "mean", UINT32_MAX, mean, stats, &count.pooled_values);
     }
     check_pooled(ctx, where, "vmaf", "vmaf", n, pooled);
+    count.v1_pooled += m->chroma_correction ? 4 : 0;
     (*(imported == 0 ? &count.runs_public : &count.runs_direct))++;
 out:
     vmaf_close(ctx);
@@ -383,6 +395,10 @@ int main(int argc, char **argv)
            "scores compared, %d failures\n",
            count.runs_public, count.names, count.runs_direct, count.runs_skipped,
            count.frame_values, count.pooled_values, failures);
-    CHECK(count.frame_values > 0, "no golden model run found");
+    printf("of which VMAF v1 (chroma correction, no extractor needed): %u per-frame and %u pooled "
+           "scores; speed_chroma_uv is 0 on %u frames, where the correction changes %u scores"
+           "\n",
+           count.v1_frames, count.v1_pooled, count.chroma_applies, count.chroma_corrected);
+    CHECK(count.frame_values > 0 && count.chroma_corrected > 0, "no golden model run found");
     return failures ? 1 : 0;
 }

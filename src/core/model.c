@@ -6,7 +6,16 @@
  * "C" numeric locale while a model loads (uselocale below); test_model checks every number of
  * every shipped model against strtod and strtof of its text. Where the spec asks for strtof of
  * the text (feature options, options.md §3.3) the double is narrowed instead: for the numbers of
- * the shipped models the two are the same float (same test). */
+ * the shipped models the two are the same float (same test).
+ *
+ * Deviations from libvmaf, each a refusal where libvmaf would go on to fail later, crash or
+ * write no score: a model without norm_type, model or feature_names is refused at load (libvmaf
+ * fails at prediction or dereferences NULL); chroma_correction_parameter 0 is refused (libvmaf
+ * returns success without a score), as is one without exactly one adm3 and one speed_chroma
+ * feature; more feature_opts_dicts than features; libsvm classifier types and the precomputed
+ * kernel; support-vector indices that do not increase. An overload that no model feature takes
+ * is an error (libvmaf ignores it). Errors are recorded for lockstep_last_error(), not logged,
+ * so that a tool prints one line. */
 #include <errno.h>
 #include <locale.h>
 #include <stdarg.h>
@@ -710,19 +719,6 @@ int vmaf_model_collection_load_from_path(VmafModel **model, VmafModelCollection 
 
 /* ---- features ---- */
 
-const LsExtractor *ls_model_feature_extractor(const char *feature)
-{
-    for (unsigned i = 0; ls_extractors[i]; i++) {
-        const LsExtractor *ex = ls_extractors[i];
-        if (ex->backend != LOCKSTEP_BACKEND_CPU || !ex->provided_features)
-            continue;
-        for (const char *const *p = ex->provided_features; *p; p++)
-            if (!strcmp(*p, feature))
-                return ex;
-    }
-    return NULL;
-}
-
 int ls_model_feature_key(VmafModel *m, unsigned k, const char **key)
 {
     LsModelFeature *f = &m->feature[k];
@@ -732,7 +728,7 @@ int ls_model_feature_key(VmafModel *m, unsigned k, const char **key)
     }
     unsigned n;
     const LsOptionValue *values = ls_dict_entries(f->opts, &n);
-    const LsExtractor *ex = ls_model_feature_extractor(f->name);
+    const LsExtractor *ex = ls_extractor_providing(f->name);
     char name[256];
     if (!ex && n) {
         ls_set_error("%s: no extractor in this build provides feature \"%s\", so the name it "
@@ -770,7 +766,7 @@ int vmaf_model_feature_overload(VmafModel *m, const char *extractor, VmafFeature
     int err = 0;
     for (unsigned k = 0; k < m->n_features && !err; k++) {
         LsModelFeature *f = &m->feature[k];
-        const LsExtractor *ex = ls_model_feature_extractor(f->name);
+        const LsExtractor *ex = ls_extractor_providing(f->name);
         if (!ex || strcmp(ex->name, extractor))
             continue;
         matched++;

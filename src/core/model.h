@@ -76,9 +76,6 @@ typedef struct LsBuiltinModel {
 extern const LsBuiltinModel ls_builtin_models[];
 extern const char ls_builtin_models_license[];
 
-/* The first CPU extractor of the registry whose provided features contain `feature`. */
-const LsExtractor *ls_model_feature_extractor(const char *feature);
-
 /* The collector name that feature k is read under: its name with the suffix of its options
  * (options.md §5). Without an extractor in this build the name is used as it is when the feature
  * has no options, so imported values can still be scored; with options it is an error. */

@@ -12,6 +12,7 @@
 #include "core/log.h"
 #include "core/model.h"
 #include "core/output.h"
+#include "core/registry.h"
 
 /* §5.3: the SpEED chroma feature replaced from the luma adm3 feature, only when the SpEED value
  * is exactly 0. The guiding value is recovered from the normalised node, as libvmaf does. */
@@ -168,31 +169,26 @@ static int collection_is_bootstrap(const VmafModelCollection *c)
     return -EINVAL;
 }
 
-int ls_model_collection_predict_values(const VmafModelCollection *c, const double *raw,
-                                       double *member_scores, VmafModelCollectionScore *score)
+/* The feature values of one member, wherever they come from. */
+typedef int (*MemberFeatures)(void *source, VmafModel *member, double *raw);
+
+/* §6: each member's score as stored (transformed and clipped), and the summary from their
+ * untransformed, unclipped predictions. */
+static int predict_collection(const VmafModelCollection *c, MemberFeatures features, void *source,
+                              double *member_scores, VmafModelCollectionScore *score)
 {
-    if (!c || !raw || !member_scores || !score)
-        return -EINVAL;
     int err = collection_is_bootstrap(c);
     if (err)
         return err;
     double *u = malloc(c->cnt * sizeof(*u));
     if (!u)
         return -ENOMEM;
-    for (unsigned j = 0; j < c->cnt; j++) {
-        const VmafModel *m = c->model[j];
-        if (m->n_features != c->model[0]->n_features)
-            err = -EINVAL;
-        for (unsigned k = 0; !err && k < m->n_features; k++)
-            if (strcmp(m->feature[k].name, c->model[0]->feature[k].name))
-                err = -EINVAL;
-        if (err) {
-            ls_set_error("collection \"%s\": member %s reads other features than %s", c->name,
-                         m->name, c->model[0]->name);
+    for (unsigned j = 0; j < c->cnt && !err; j++) {
+        double raw[LS_MODEL_MAX_FEATURES];
+        if ((err = features(source, c->model[j], raw)))
             break;
-        }
-        ls_model_predict_raw(m, raw, &u[j]);
-        member_scores[j] = ls_model_transform_clip(m, u[j], 0);
+        ls_model_predict_raw(c->model[j], raw, &u[j]);
+        member_scores[j] = ls_model_transform_clip(c->model[j], u[j], 0);
     }
     if (!err)
         ls_bootstrap_summary(c->model[0], u, c->cnt, score);
@@ -200,7 +196,40 @@ int ls_model_collection_predict_values(const VmafModelCollection *c, const doubl
     return err;
 }
 
+typedef struct GivenValues {
+    const VmafModel *first;
+    const double *raw;
+} GivenValues;
+
+static int given_values(void *source, VmafModel *m, double *raw)
+{
+    const GivenValues *g = source;
+    int same = m->n_features == g->first->n_features;
+    for (unsigned k = 0; same && k < m->n_features; k++)
+        same = !strcmp(m->feature[k].name, g->first->feature[k].name);
+    if (!same) {
+        ls_set_error("model \"%s\" reads other features than \"%s\"", m->name, g->first->name);
+        return -EINVAL;
+    }
+    memcpy(raw, g->raw, m->n_features * sizeof(*raw));
+    return 0;
+}
+
+int ls_model_collection_predict_values(const VmafModelCollection *c, const double *raw,
+                                       double *member_scores, VmafModelCollectionScore *score)
+{
+    if (!c || !raw || !member_scores || !score)
+        return -EINVAL;
+    GivenValues g = { c->model[0], raw };
+    return predict_collection(c, given_values, &g, member_scores, score);
+}
+
 /* ---- scoring in a context ---- */
+
+typedef struct Stored {
+    LsCollector *fc;
+    unsigned index;
+} Stored;
 
 static int features_at(LsCollector *fc, VmafModel *m, unsigned index, double *raw)
 {
@@ -217,11 +246,17 @@ static int features_at(LsCollector *fc, VmafModel *m, unsigned index, double *ra
     return 0;
 }
 
+static int stored_values(void *source, VmafModel *m, double *raw)
+{
+    const Stored *st = source;
+    return features_at(st->fc, m, st->index, raw);
+}
+
 static int use_model_features(VmafContext *ctx, VmafModel *m)
 {
     for (unsigned k = 0; k < m->n_features; k++) {
         const LsModelFeature *f = &m->feature[k];
-        const LsExtractor *ex = ls_model_feature_extractor(f->name);
+        const LsExtractor *ex = ls_extractor_providing(f->name);
         if (!ex) {
             ls_set_error("%s: no extractor in this build provides feature \"%s\"", m->source,
                          f->name);
@@ -303,32 +338,21 @@ int vmaf_score_at_index_model_collection(VmafContext *ctx, VmafModelCollection *
 {
     if (!ctx || !c || !score)
         return -EINVAL;
-    int err = collection_is_bootstrap(c);
-    if (err)
-        return err;
-    LsCollector *fc = ls_context_collector(ctx);
-    double *u = malloc(c->cnt * sizeof(*u));
-    if (!u)
+    Stored st = { ls_context_collector(ctx), index };
+    double *members = malloc(c->cnt * sizeof(*members));
+    if (!members)
         return -ENOMEM;
-    for (unsigned j = 0; j < c->cnt && !err; j++) {
-        VmafModel *m = c->model[j];
-        double raw[LS_MODEL_MAX_FEATURES];
-        if ((err = features_at(fc, m, index, raw)))
-            break;
-        ls_model_predict_raw(m, raw, &u[j]);
-        err = ls_collector_append(fc, m->name, ls_model_transform_clip(m, u[j], 0), index);
+    int err = predict_collection(c, stored_values, &st, members, score);
+    for (unsigned j = 0; j < c->cnt && !err; j++)
+        err = ls_collector_append(st.fc, c->model[j]->name, members[j], index);
+    double *const summary[] = { &score->bootstrap.bagging_score, &score->bootstrap.stddev,
+                                &score->bootstrap.ci.p95.lo, &score->bootstrap.ci.p95.hi };
+    for (unsigned s = 0; s < 4 && !err; s++) {
+        char name[300];
+        snprintf(name, sizeof(name), "%s%s", c->name, summary_suffix[s]);
+        err = ls_collector_append(st.fc, name, *summary[s], index);
     }
-    if (!err) {
-        ls_bootstrap_summary(c->model[0], u, c->cnt, score);
-        const double values[] = { score->bootstrap.bagging_score, score->bootstrap.stddev,
-                                  score->bootstrap.ci.p95.lo, score->bootstrap.ci.p95.hi };
-        for (unsigned s = 0; s < 4 && !err; s++) {
-            char name[300];
-            snprintf(name, sizeof(name), "%s%s", c->name, summary_suffix[s]);
-            err = ls_collector_append(fc, name, values[s], index);
-        }
-    }
-    free(u);
+    free(members);
     return err;
 }
 

@@ -59,3 +59,16 @@ const char *lockstep_extractor_name(unsigned i, enum LockstepBackend *backend)
     }
     return NULL;
 }
+
+const LsExtractor *ls_extractor_providing(const char *feature)
+{
+    for (unsigned i = 0; ls_extractors[i]; i++) {
+        const LsExtractor *ex = ls_extractors[i];
+        if (ex->backend != LOCKSTEP_BACKEND_CPU || !ex->provided_features)
+            continue;
+        for (const char *const *p = ex->provided_features; *p; p++)
+            if (!strcmp(*p, feature))
+                return ex;
+    }
+    return NULL;
+}
