@@ -73,7 +73,7 @@ def main():
             for backend in a.backend:
                 for threads in a.threads:
                     for mask in masks:
-                        cmd = [a.cli, "-r", ref, "-d", dis, "--feature", feature, "-q",
+                        cmd = [a.cli, "-r", ref, "-d", dis, "--feature", feature, "-n", "-q",
                                "--backend", backend, "--threads", threads, "--json", "-o",
                                os.path.join(a.work, "out.json")]
                         if mask:

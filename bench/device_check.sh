@@ -16,9 +16,9 @@ for f in $(ls $fx/*_ref.y4m | sort); do
   id=$(basename "$f" _ref.y4m)
   hvs=psnr_hvs; case $id in p11b|p11d) hvs=psnr_hvs=enable_chroma=false;; esac
   [ $id = p11d ] && hvs=float_psnr
-  echo "$id cuda: $($cli -r "$f" -d $fx/${id}_dis.y4m --feature psnr=enable_apsnr=true:enable_mse=true --feature $hvs --parity cuda -q --threads 8 2>&1 | tail -1)"
+  echo "$id cuda: $($cli -r "$f" -d $fx/${id}_dis.y4m --feature psnr=enable_apsnr=true:enable_mse=true --feature $hvs --parity cuda -n -q --threads 8 2>&1 | tail -1)"
 done | tee "$out/parity.log"
 for bits in 8 10 12; do
   $b/tools/lockstep-gen -w 3840 -h 2160 -p 420 -b $bits -n 6 /tmp/r.y4m /tmp/d.y4m
-  echo "gen 3840x2160 420 $bits-bit cuda: $($cli -r /tmp/r.y4m -d /tmp/d.y4m --feature psnr --feature psnr_hvs --parity cuda -q --threads 8 | tail -1)"
+  echo "gen 3840x2160 420 $bits-bit cuda: $($cli -r /tmp/r.y4m -d /tmp/d.y4m --feature psnr --feature psnr_hvs --parity cuda -n -q --threads 8 | tail -1)"
 done | tee -a "$out/parity.log"

@@ -45,7 +45,7 @@ if [ "$mode" = test ]; then
       for backend in cuda opencl; do
         for feats in "psnr=enable_mse=true:enable_apsnr=true psnr_hvs" "psnr=min_sse=0.5:reduced_hbd_peak=true psnr_hvs=enable_chroma=false"; do
           args=(); for x in $feats; do args+=(--feature "$x"); done
-          r=$($cli -r "$f" -d $fx/${id}_dis.y4m "${args[@]}" --parity $backend -q --threads $jobs 2>&1 | tail -1)
+          r=$($cli -r "$f" -d $fx/${id}_dis.y4m "${args[@]}" --parity $backend -n -q --threads $jobs 2>&1 | tail -1)
           echo "$id $backend [$feats]: $r"
         done
       done
@@ -55,18 +55,18 @@ if [ "$mode" = test ]; then
       w=${size%x*}; h=${size#*x}
       $b/tools/lockstep-gen -w $w -h $h -p $fmt -b $bits -n 4 $gen/p_${size}_${fmt}_${bits}_ref.y4m $gen/p_${size}_${fmt}_${bits}_dis.y4m
       for backend in cuda opencl; do
-        r=$($cli -r $gen/p_${size}_${fmt}_${bits}_ref.y4m -d $gen/p_${size}_${fmt}_${bits}_dis.y4m --feature psnr=enable_apsnr=true --feature psnr_hvs --parity $backend -q --threads $jobs 2>&1 | tail -1)
+        r=$($cli -r $gen/p_${size}_${fmt}_${bits}_ref.y4m -d $gen/p_${size}_${fmt}_${bits}_dis.y4m --feature psnr=enable_apsnr=true --feature psnr_hvs --parity $backend -n -q --threads $jobs 2>&1 | tail -1)
         echo "gen ${size} ${fmt} ${bits}-bit $backend: $r"
       done
       rm -f $gen/p_${size}_${fmt}_${bits}_*.y4m
     done; done; done
   } 2>&1 | tee "$out/parity.log" | grep -c "parity bit-identical" | sed 's/^/bit-identical parity runs: /'
   grep -v "parity bit-identical" "$out/parity.log" | head -20
-  $cli -r $fx/p01_ref.y4m -d $fx/p01_dis.y4m --feature psnr=enable_apsnr=true --feature psnr_hvs --parity cuda -q > "$out/parity_p01_cuda.txt"
+  $cli -r $fx/p01_ref.y4m -d $fx/p01_dis.y4m --feature psnr=enable_apsnr=true --feature psnr_hvs --parity cuda -n -q > "$out/parity_p01_cuda.txt"
   cat "$out/parity_p01_cuda.txt"
   if command -v compute-sanitizer >/dev/null; then
     for tool in memcheck racecheck; do
-      compute-sanitizer --tool $tool $cli -r $fx/p02_ref.y4m -d $fx/p02_dis.y4m --feature psnr --feature psnr_hvs --backend cuda -q --frame_cnt 3 -o /dev/null 2>&1 | tail -2 | tee -a "$out/sanitizer.txt"
+      compute-sanitizer --tool $tool $cli -r $fx/p02_ref.y4m -d $fx/p02_dis.y4m --feature psnr --feature psnr_hvs --backend cuda -n -q --frame_cnt 3 -o /dev/null 2>&1 | tail -2 | tee -a "$out/sanitizer.txt"
     done
   fi
 fi
@@ -75,7 +75,7 @@ if [ "$mode" = bench ]; then
   cli=$b/tools/lockstep
   [ -n "${SKIP_CHECKS:-}" ] || ctest --test-dir $b -R "fixtures|^psnr_hvs$|^motion$|^ssim$|^cuda$|cuda_ordered" --output-on-failure 2>&1 | tail -4
   [ -n "${SKIP_CHECKS:-}" ] || for tool in memcheck racecheck; do
-    compute-sanitizer --tool $tool $cli -r $b/fixtures/p02_ref.y4m -d $b/fixtures/p02_dis.y4m --feature psnr --feature psnr_hvs --backend cuda -q --frame_cnt 3 -o /dev/null 2>&1 | tail -1 | tee -a "$out/sanitizer.txt"
+    compute-sanitizer --tool $tool $cli -r $b/fixtures/p02_ref.y4m -d $b/fixtures/p02_dis.y4m --feature psnr --feature psnr_hvs --backend cuda -n -q --frame_cnt 3 -o /dev/null 2>&1 | tail -1 | tee -a "$out/sanitizer.txt"
   done
   mkdir -p $gen
   # many frames: start-up (GPU context, pinning the picture pool) varies by a few 100 ms
@@ -86,9 +86,9 @@ if [ "$mode" = bench ]; then
     --threads $jobs --runs 3 | tee "$out/bench.md"
   echo "--- where the time goes (psnr_hvs, CUDA, 3840x2160 8-bit, 240 frames)"
   LOCKSTEP_CUDA_TIMING=1 $cli -r $gen/gen_3840x2160_420_8_240_ref.y4m -d $gen/gen_3840x2160_420_8_240_dis.y4m \
-    --feature psnr_hvs --backend cuda -q -o /dev/null 2>&1 | tee "$out/profile.txt"
+    --feature psnr_hvs --backend cuda -n -q -o /dev/null 2>&1 | tee "$out/profile.txt"
   for t in 2 240; do
     /usr/bin/time -f "psnr twin, reading + upload bound ($t frames): %e s" $cli -r $gen/gen_3840x2160_420_8_240_ref.y4m -d $gen/gen_3840x2160_420_8_240_dis.y4m \
-      --feature psnr --backend cuda -q --frame_cnt $t -o /dev/null
+      --feature psnr --backend cuda -n -q --frame_cnt $t -o /dev/null
   done 2>&1 | tee -a "$out/profile.txt"
 fi

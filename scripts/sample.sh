@@ -8,7 +8,7 @@ mkdir -p build/sample
 build/tools/lockstep-gen -w 1280 -h 720 -p 420 -b 8 -n 24 build/sample/ref.y4m build/sample/dis.y4m
 build/tools/lockstep -r build/sample/ref.y4m -d build/sample/dis.y4m \
   --feature psnr --feature float_psnr --feature psnr_hvs --feature float_ssim --feature float_motion \
-  --threads 2 --json -o build/sample/report.json
+  --no_prediction --threads 2 --json -o build/sample/report.json
 echo "report: build/sample/report.json"
 python3 - <<'PY'
 import json

@@ -8,6 +8,7 @@ Ends with the line `N passed, N failed`.
 """
 import argparse
 import json
+import math
 import os
 import re
 import subprocess
@@ -57,6 +58,213 @@ def expect_error(cli, work, name, args, *words):
           f"wanted {words!r}: {p.stderr.strip()!r}")
 
 
+# A VMAF-like model on the motion features alone (both extractors exist in every build), so that
+# -m runs end to end whatever else is built; `predict` is its arithmetic written out (model.md §5).
+MOTION_MODEL = {
+    "feature_names": ["VMAF_integer_feature_motion2_score", "VMAF_feature_motion2_score"],
+    "slopes": [0.001, 0.10, 0.05], "intercepts": [-0.3092981927591963, 0.01, 0.02],
+    "sv": [(4.0, {1: 0.65734273, 2: 0.34681232}), (-4.0, {2: 0.49612229}), (2.5, {1: 0.9})],
+    "gamma": 0.04, "rho": 2.67,  # scores from about 10 to 60 on p01
+}
+
+
+def motion_model_json(rho=None, model_type="LIBSVMNUSVR", extra=None):
+    m = MOTION_MODEL
+    svs = "".join(f"{c:.17g} " + " ".join(f"{i}:{v:.17g}" for i, v in sorted(e.items())) + " \n"
+                  for c, e in m["sv"])
+    md = {"model_type": model_type, "norm_type": "linear_rescale", "score_clip": [0.0, 100.0],
+          "feature_names": m["feature_names"], "slopes": m["slopes"], "intercepts": m["intercepts"],
+          "model": f"svm_type nu_svr\nkernel_type rbf\ngamma {m['gamma']}\nnr_class 2\n"
+                   f"total_sv {len(m['sv'])}\nrho {m['rho'] if rho is None else rho}\nSV\n{svs}"}
+    md.update(extra or {})
+    return {"param_dict": {}, "model_dict": md}
+
+
+def predict(raw, rho=None):
+    m = MOTION_MODEL
+    x = {k + 1: m["slopes"][k + 1] * raw[k] + m["intercepts"][k + 1] for k in range(len(raw))}
+    total = 0.0
+    for coef, sv in m["sv"]:
+        d2 = 0.0
+        for i in sorted(set(x) | set(sv)):
+            if i in x and i in sv:
+                d2 += (x[i] - sv[i]) * (x[i] - sv[i])
+            else:
+                v = x.get(i, sv.get(i))
+                d2 += v * v
+        total += coef * math.exp(-m["gamma"] * d2)
+    y = (total - (m["rho"] if rho is None else rho) - m["intercepts"][0]) / m["slopes"][0]
+    return min(max(y, 0.0), 100.0)
+
+
+def model_tests(cli, fx, work):
+    ref, dis = os.path.join(fx, "p01_ref.y4m"), os.path.join(fx, "p01_dis.y4m")
+    two = ["-r", ref, "-d", dis, "--frame_cnt", "6"]
+    mpath = write(os.path.join(work, "motion_model.json"), json.dumps(motion_model_json()).encode())
+
+    # -m syntax: usage errors, exit 1
+    def usage(name, args, *words):
+        p = run(cli, two + args + ["-q"])
+        lines = [l for l in p.stderr.splitlines() if l.strip()]
+        ok = p.returncode == 1 and len(lines) == 1 and all(w in lines[0] for w in words)
+        check(f"-m usage: {name}", ok, f"exit {p.returncode}: {p.stderr.strip()!r}")
+    usage("item without a value", ["-m", "version=vmaf_v0.6.1:foo"], 'item without a value: "foo"')
+    usage("unknown item", ["-m", "version=vmaf_v0.6.1:foo=1"], 'unknown item "foo"', "EXTRACTOR.OPTION=VALUE")
+    usage("no version or path", ["-m", "name=x"], "version=NAME", "path=FILE")
+    usage("empty path", ["-m", "path="], 'item without a value: "path"')
+    usage("duplicate names", ["-m", f"path={mpath}", "-m", f"path={mpath}"],
+          "Each model should be uniquely named. Set using --model via the name=... param.")
+    usage("duplicate with the default name", ["-m", f"path={mpath}:name=a", "-m", f"path={mpath}:name=a"],
+          "uniquely named")
+    usage("33 models", [a for i in range(33) for a in ("-m", f"path={mpath}:name=m{i}")],
+          "A maximum of 32 models are supported")
+    usage("-n without anything to compute", ["-n"], "add --feature NAME")
+
+    # load and registration errors: exit 255, one line, no report
+    bad = lambda name, text: write(os.path.join(work, name), text.encode())
+    expect_error(cli, work, "unknown built-in model", two + ["-m", "version=vmaf_v9"],
+                 'problem loading model: no such built-in model: "vmaf_v9" (built in: vmaf_v0.6.1, vmaf_b_v0.6.3')
+    expect_error(cli, work, "model file missing", two + ["-m", f"path={work}/none.json"],
+                 f'problem loading model: could not read model from path: "{work}/none.json": No such file')
+    expect_error(cli, work, "model file not JSON", two + ["-m", "path=" + bad("nj.json", "{model")],
+                 f"problem loading model: {work}/nj.json: not valid JSON (line 1, column 3)")
+    m = motion_model_json(extra={"slopes": [1, "x"]})
+    expect_error(cli, work, "model field of the wrong type", two + ["-m", "path=" + bad("wt.json", json.dumps(m))],
+                 f"problem loading model: {work}/wt.json: model_dict.slopes[1]: expected a number, found a string")
+    m = motion_model_json()
+    del m["model_dict"]["norm_type"]
+    expect_error(cli, work, "model without a field", two + ["-m", "path=" + bad("nf.json", json.dumps(m))],
+                 f'{work}/nf.json: model_dict: no "norm_type" (linear_rescale or none)')
+    m = motion_model_json(extra={"score_transform": {"p0": None}})
+    expect_error(cli, work, "null in score_transform", two + ["-m", "path=" + bad("null.json", json.dumps(m))],
+                 f"{work}/null.json: model_dict.score_transform.p0: null is not accepted (libvmaf refuses it too)")
+    m = motion_model_json(extra={"feature_names": ["VMAF_feature_nothing_score", "VMAF_feature_motion2_score"]})
+    expect_error(cli, work, "model feature without an extractor", two + ["-m", "path=" + bad("nx.json", json.dumps(m))],
+                 f'problem loading feature extractors from model: {work}/nx.json: no extractor in this build '
+                 f'provides feature "VMAF_feature_nothing_score"')
+    expect_error(cli, work, "overload of an extractor the model does not use",
+                 two + ["-m", f"path={mpath}:vif.vif_enhn_gain_limit=1.0"],
+                 f'problem overloading feature extractors from model: {mpath}: no feature of the model is '
+                 f'computed by extractor "vif"')
+    expect_error(cli, work, "overload with an unknown option", two + ["-m", f"path={mpath}:motion.bogus=1"],
+                 f'problem loading feature extractors from model: {mpath}: feature "VMAF_integer_feature_motion2_score": '
+                 f'motion: unknown option "bogus"')
+    expect_error(cli, work, "overload with a bad value", two + ["-m", f"path={mpath}:motion.motion_max_val=-3"],
+                 'motion: option "motion_max_val" value "-3" is out of range')
+
+    # end to end: model score per frame and pooled, bit for bit the spec's arithmetic
+    def score(args, fmt="json"):
+        out = os.path.join(work, f"m.{fmt}")
+        if os.path.exists(out):
+            os.remove(out)
+        p = run(cli, ["-r", ref, "-d", dis, "-q", f"--{fmt}", "--precision", "max", "-o", out] + args)
+        if p.returncode:
+            return None, p.stderr
+        text = open(out).read()
+        return (json.loads(text) if fmt == "json" else text), p.stderr
+    r, e = score(["-m", f"path={mpath}"])
+    ok = r is not None
+    frames = r["frames"] if ok else []
+    mine = [f["metrics"].get("vmaf") for f in frames]
+    want = [predict([f["metrics"]["integer_motion2"], f["metrics"]["motion2"]]) for f in frames] if ok else []
+    check("motion model: 48 frames, every vmaf bit-identical to the spec's arithmetic",
+          ok and len(frames) == 48 and mine == want and len(set(mine)) > 10, e or f"{mine[:3]} vs {want[:3]}")
+    names = list(frames[0]["metrics"]) if ok else []
+    check("model score written last, features first (as libvmaf)",
+          names[-1:] == ["vmaf"] and names.index("integer_motion2") < names.index("vmaf"), str(names))
+    pooled = r["pooled_metrics"].get("vmaf", {}) if ok else {}
+    hm = len(mine) / sum(1.0 / (v + 1.0) for v in mine) - 1.0 if ok else None
+    check("pooled vmaf: mean, harmonic mean, min, max", ok and pooled.get("min") == min(mine) and
+          pooled.get("max") == max(mine) and pooled.get("harmonic_mean") == hm and
+          pooled.get("mean") == sum(mine) / len(mine), str(pooled))
+    for fmt, needle in (("xml", '<metric name="vmaf" min="'), ("csv", ",vmaf,\n0,"), ("sub", "|vmaf: ")):
+        t, e = score(["-m", f"path={mpath}"], fmt)
+        check(f"model score in --{fmt}", t is not None and needle in t, e)
+    t, _ = score(["-m", f"path={mpath}"], "xml")
+    check("--xml frame carries vmaf", t is not None and re.search(r'<frame frameNum="47" [^>]* vmaf="', t) is not None)
+
+    # names, flags, several models, -n, overloads that change the feature names
+    r, e = score(["-m", f"path={mpath}:name=first", "-m", f"path={mpath}:name=second:disable_clip",
+                  "--feature", "psnr"])
+    ok = r is not None and all(f["metrics"]["first"] == f["metrics"]["second"] for f in r["frames"])
+    check("two models in one run, named, disable_clip without effect inside [0, 100]", ok, e)
+    rho = 40.0  # pushes the scores below 0: clipped, unless disable_clip
+    m = write(os.path.join(work, "low.json"), json.dumps(motion_model_json(rho=rho)).encode())
+    r, e = score(["-m", f"path={m}", "-m", f"path={m}:name=raw:disable_clip=true", "-m", f"path={m}:name=raw2:disable_clip=false"])
+    ok = r is not None
+    check("clip at 0; disable_clip keeps the raw score; disable_clip=false clips",
+          ok and all(f["metrics"]["vmaf"] == 0.0 and f["metrics"]["raw2"] == 0.0 and
+                     f["metrics"]["raw"] < 0 for f in r["frames"]), e)
+    r, e = score(["-m", f"path={mpath}", "-n"])
+    check("-n with -m: features extracted, no model score",
+          r is not None and "integer_motion2" in r["frames"][1]["metrics"] and "vmaf" not in r["pooled_metrics"], e)
+    r, e = score(["-m", f"path={mpath}:motion.motion_force_zero=true"])
+    ok = r is not None and "integer_motion2_force_0" in r["frames"][1]["metrics"]
+    check("overload motion.motion_force_zero=true: the model reads integer_motion2_force_0",
+          ok and all(f["metrics"]["vmaf"] == predict([0.0, f["metrics"]["motion2"]]) for f in r["frames"]), e)
+    r, e = score(["-m", f"path={mpath}:float_motion.motion_fps_weight=2.0:motion.motion_max_val=1e-3"])
+    ok = r is not None and "motion2_mfw_2" in r["frames"][1]["metrics"] and \
+        "integer_motion2_mmxv_0.001" in r["frames"][1]["metrics"]
+    check("overloads of both extractors, values normalised (2.0 -> 2, 1e-3 -> 0.001)", ok,
+          e or str(list(r["frames"][1]["metrics"]) if r else ""))
+
+    # a bootstrap collection through the CLI
+    entries = {str(i): motion_model_json(rho=2.67 + 0.002 * i, model_type="BOOTSTRAP_LIBSVMNUSVR")
+               for i in range(5)}
+    cpath = write(os.path.join(work, "coll.json"), json.dumps(entries).encode())
+    r, e = score(["-m", f"path={cpath}"])
+    ok = r is not None
+    names = list(r["frames"][0]["metrics"]) if ok else []
+    want_names = ["vmaf", "vmaf_0001", "vmaf_0002", "vmaf_0003", "vmaf_0004", "vmaf_bagging",
+                  "vmaf_stddev", "vmaf_ci_p95_lo", "vmaf_ci_p95_hi"]
+    check("collection: primary, members, summary in libvmaf's order",
+          names[-len(want_names):] == want_names and all(n in r["pooled_metrics"] for n in want_names), str(names))
+    if ok:
+        f = r["frames"][7]["metrics"]
+        raw = [f["integer_motion2"], f["motion2"]]
+        u = sorted(predict(raw, rho=2.67 + 0.002 * i) for i in range(1, 5))  # inside [0, 100]
+        check("collection members and bagging are the spec's arithmetic",
+              [f[f"vmaf_000{i}"] for i in range(1, 5)] == [predict(raw, rho=2.67 + 0.002 * i) for i in range(1, 5)]
+              and f["vmaf_bagging"] == sum(predict(raw, rho=2.67 + 0.002 * i) for i in range(1, 5)) / 4
+              and f["vmaf"] == predict(raw, rho=2.67) and f["vmaf_ci_p95_lo"] == u[0] * (1 - 0.075) + u[1] * 0.075,
+              str(f))
+    r, e = score(["-m", f"path={cpath}:name=boot:motion.motion_max_val=1e-3"])
+    check("collection with name= and an overload on every member",
+          r is not None and "boot_0004" in r["frames"][0]["metrics"] and "boot_ci_p95_hi" in r["pooled_metrics"]
+          and "integer_motion2_mmxv_0.001" in r["frames"][2]["metrics"], e)
+
+    # the default model when neither -m nor -n is given: vmaf_v0.6.1 (needs vif and adm)
+    listing = run(cli, ["--list-extractors"]).stdout.split()
+    r, e = score(["--frame_cnt", "3"])
+    if "adm" in listing and "vif" in listing:
+        check("no -m: vmaf_v0.6.1 named vmaf", r is not None and "vmaf" in r["pooled_metrics"], e)
+    else:
+        check("no -m: vmaf_v0.6.1, refused while adm/vif are not built",
+              r is None and 'vmaf_v0.6.1: no extractor in this build provides feature "VMAF_integer_feature_adm2_score"' in e, e)
+
+    # on a terminal the pooled score is printed as "<label>: %f" (version= if given, else path=)
+    import pty
+    master, slave = pty.openpty()
+    p = subprocess.run([cli, "-r", ref, "-d", dis, "--frame_cnt", "4", "-m", f"path={mpath}:name=x", "-m",
+                        f"path={cpath}"], stdout=subprocess.PIPE, stderr=slave, timeout=60)
+    os.close(slave)
+    tty = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        tty += chunk
+    os.close(master)
+    text = tty.decode(errors="replace")
+    check("terminal: score lines per model and collection",
+          p.returncode == 0 and re.search(rf"{re.escape(mpath)}: \d+\.\d{{6}}\r?\n", text) is not None and
+          re.search(rf"{re.escape(cpath)}: \d+\.\d{{6}}, ci\.p95: \[\d+\.\d{{6}}, \d+\.\d{{6}}\], stddev: \d+\.\d{{6}}", text)
+          is not None, repr(text[-400:]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
@@ -85,43 +293,43 @@ def main():
     empty = write(os.path.join(work, "empty.y4m"), header + b"\n")
     f = "psnr"
 
-    expect_error(cli, work, "truncated last frame", ["-r", two_ref, "-d", trunc, "--feature", f], "trunc")
-    expect_error(cli, work, "distorted shorter than reference", ["-r", two_ref, "-d", short, "--feature", f], "ended before")
-    expect_error(cli, work, "mismatched size", ["-r", ref, "-d", os.path.join(fx, "p07_dis.y4m"), "--feature", f], "dimensions")
-    expect_error(cli, work, "mismatched format", ["-r", ref, "-d", os.path.join(fx, "p05_dis.y4m"), "--feature", f], "pixel format")
-    expect_error(cli, work, "mismatched bit depth", ["-r", ref, "-d", os.path.join(fx, "p02_dis.y4m"), "--feature", f], "bitdepth")
-    expect_error(cli, work, "corrupt Y4M signature", ["-r", badsig, "-d", two_dis, "--feature", f], "badsig.y4m")
-    expect_error(cli, work, "Y4M header without width", ["-r", noW, "-d", two_dis, "--feature", f], "width")
-    expect_error(cli, work, "zero width", ["-r", w0, "-d", two_dis, "--feature", f], "width")
-    expect_error(cli, work, "absurd width", ["-r", wbig, "-d", two_dis, "--feature", f], "width")
-    expect_error(cli, work, "non-numeric width", ["-r", wtxt, "-d", two_dis, "--feature", f], "width")
-    expect_error(cli, work, "unknown chroma tag", ["-r", badc, "-d", two_dis, "--feature", f], "411x")
-    expect_error(cli, work, "lost FRAME marker", ["-r", noframe, "-d", two_dis, "--feature", f], "FRAME")
-    expect_error(cli, work, "header without newline", ["-r", nonl, "-d", two_dis, "--feature", f], "header")
-    expect_error(cli, work, "not Y4M, no raw size", ["-r", garbage, "-d", two_dis, "--feature", f], "-w")
-    expect_error(cli, work, "no frames", ["-r", empty, "-d", empty, "--feature", f], "no frames")
-    expect_error(cli, work, "missing file", ["-r", os.path.join(work, "nope.y4m"), "-d", two_dis, "--feature", f], "nope.y4m")
-    expect_error(cli, work, "directory as input", ["-r", work, "-d", two_dis, "--feature", f], work)
-    expect_error(cli, work, "raw size mismatching the file", ["-r", garbage, "-d", garbage, "-w", "1000", "-h", "1000", "-p", "420", "-b", "8", "--feature", f], "trunc")
-    expect_error(cli, work, "raw without all parameters", ["-r", garbage, "-d", garbage, "-w", "16", "--feature", f], "--height")
-    expect_error(cli, work, "unknown feature", ["-r", two_ref, "-d", two_dis, "--feature", "psnrx"], "psnrx")
-    expect_error(cli, work, "unknown option", ["-r", two_ref, "-d", two_dis, "--feature", "psnr=enable_foo=true"], "enable_foo", "psnr")
-    expect_error(cli, work, "option without a value", ["-r", two_ref, "-d", two_dis, "--feature", "psnr=foo"], "bad option string")
-    expect_error(cli, work, "option alias is not a key", ["-r", two_ref, "-d", two_dis, "--feature", "float_motion=mfw=2"], "unknown option \"mfw\"")
-    tiny = ["-r", os.path.join(fx, "p11d_ref.y4m"), "-d", os.path.join(fx, "p11d_dis.y4m")]
+    expect_error(cli, work, "truncated last frame", ["-n", "-r", two_ref, "-d", trunc, "--feature", f], "trunc")
+    expect_error(cli, work, "distorted shorter than reference", ["-n", "-r", two_ref, "-d", short, "--feature", f], "ended before")
+    expect_error(cli, work, "mismatched size", ["-n", "-r", ref, "-d", os.path.join(fx, "p07_dis.y4m"), "--feature", f], "dimensions")
+    expect_error(cli, work, "mismatched format", ["-n", "-r", ref, "-d", os.path.join(fx, "p05_dis.y4m"), "--feature", f], "pixel format")
+    expect_error(cli, work, "mismatched bit depth", ["-n", "-r", ref, "-d", os.path.join(fx, "p02_dis.y4m"), "--feature", f], "bitdepth")
+    expect_error(cli, work, "corrupt Y4M signature", ["-n", "-r", badsig, "-d", two_dis, "--feature", f], "badsig.y4m")
+    expect_error(cli, work, "Y4M header without width", ["-n", "-r", noW, "-d", two_dis, "--feature", f], "width")
+    expect_error(cli, work, "zero width", ["-n", "-r", w0, "-d", two_dis, "--feature", f], "width")
+    expect_error(cli, work, "absurd width", ["-n", "-r", wbig, "-d", two_dis, "--feature", f], "width")
+    expect_error(cli, work, "non-numeric width", ["-n", "-r", wtxt, "-d", two_dis, "--feature", f], "width")
+    expect_error(cli, work, "unknown chroma tag", ["-n", "-r", badc, "-d", two_dis, "--feature", f], "411x")
+    expect_error(cli, work, "lost FRAME marker", ["-n", "-r", noframe, "-d", two_dis, "--feature", f], "FRAME")
+    expect_error(cli, work, "header without newline", ["-n", "-r", nonl, "-d", two_dis, "--feature", f], "header")
+    expect_error(cli, work, "not Y4M, no raw size", ["-n", "-r", garbage, "-d", two_dis, "--feature", f], "-w")
+    expect_error(cli, work, "no frames", ["-n", "-r", empty, "-d", empty, "--feature", f], "no frames")
+    expect_error(cli, work, "missing file", ["-n", "-r", os.path.join(work, "nope.y4m"), "-d", two_dis, "--feature", f], "nope.y4m")
+    expect_error(cli, work, "directory as input", ["-n", "-r", work, "-d", two_dis, "--feature", f], work)
+    expect_error(cli, work, "raw size mismatching the file", ["-n", "-r", garbage, "-d", garbage, "-w", "1000", "-h", "1000", "-p", "420", "-b", "8", "--feature", f], "trunc")
+    expect_error(cli, work, "raw without all parameters", ["-n", "-r", garbage, "-d", garbage, "-w", "16", "--feature", f], "--height")
+    expect_error(cli, work, "unknown feature", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "psnrx"], "psnrx")
+    expect_error(cli, work, "unknown option", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "psnr=enable_foo=true"], "enable_foo", "psnr")
+    expect_error(cli, work, "option without a value", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "psnr=foo"], "bad option string")
+    expect_error(cli, work, "option alias is not a key", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "float_motion=mfw=2"], "unknown option \"mfw\"")
+    tiny = ["-n", "-r", os.path.join(fx, "p11d_ref.y4m"), "-d", os.path.join(fx, "p11d_dis.y4m")]
     expect_error(cli, work, "frame smaller than psnr_hvs's block", tiny + ["--feature", "psnr_hvs"], "8x8 block")
     expect_error(cli, work, "frame smaller than float_ssim's window", tiny + ["--feature", "float_ssim"], "11x11")
-    expect_error(cli, work, "chroma smaller than psnr_hvs's block", ["-r", os.path.join(fx, "p11b_ref.y4m"), "-d", os.path.join(fx, "p11b_dis.y4m"), "--feature", "psnr_hvs"], "enable_chroma=false")
-    expect_error(cli, work, "malformed boolean", ["-r", two_ref, "-d", two_dis, "--feature", "psnr=enable_chroma=yes"], "enable_chroma", "yes")
-    expect_error(cli, work, "malformed number", ["-r", two_ref, "-d", two_dis, "--feature", "psnr=min_sse=1x"], "min_sse", "1x")
-    expect_error(cli, work, "out-of-range value", ["-r", two_ref, "-d", two_dis, "--feature", "psnr=min_sse=-1"], "min_sse", "range")
-    expect_error(cli, work, "unknown CLI option", ["-r", two_ref, "-d", two_dis, "--feature", f, "--bogus"], "--bogus")
-    expect_error(cli, work, "bad --precision", ["-r", two_ref, "-d", two_dis, "--feature", f, "--precision", "18"], "precision")
-    expect_error(cli, work, "bad --threads", ["-r", two_ref, "-d", two_dis, "--feature", f, "--threads", "x"], "threads")
-    expect_error(cli, work, "unknown backend", ["-r", two_ref, "-d", two_dis, "--feature", f, "--backend", "metal2"], "backend")
+    expect_error(cli, work, "chroma smaller than psnr_hvs's block", ["-n", "-r", os.path.join(fx, "p11b_ref.y4m"), "-d", os.path.join(fx, "p11b_dis.y4m"), "--feature", "psnr_hvs"], "enable_chroma=false")
+    expect_error(cli, work, "malformed boolean", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "psnr=enable_chroma=yes"], "enable_chroma", "yes")
+    expect_error(cli, work, "malformed number", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "psnr=min_sse=1x"], "min_sse", "1x")
+    expect_error(cli, work, "out-of-range value", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "psnr=min_sse=-1"], "min_sse", "range")
+    expect_error(cli, work, "unknown CLI option", ["-n", "-r", two_ref, "-d", two_dis, "--feature", f, "--bogus"], "--bogus")
+    expect_error(cli, work, "bad --precision", ["-n", "-r", two_ref, "-d", two_dis, "--feature", f, "--precision", "18"], "precision")
+    expect_error(cli, work, "bad --threads", ["-n", "-r", two_ref, "-d", two_dis, "--feature", f, "--threads", "x"], "threads")
+    expect_error(cli, work, "unknown backend", ["-n", "-r", two_ref, "-d", two_dis, "--feature", f, "--backend", "metal2"], "backend")
 
     # Output formats, at the default precision rule and at max.
-    base = ["-r", ref, "-d", dis, "--feature", "psnr=enable_apsnr=true", "-q"]
+    base = ["-r", ref, "-d", dis, "--feature", "psnr=enable_apsnr=true", "-q", "-n"]
     for fmt in ("xml", "json", "csv", "sub"):
         out = os.path.join(work, f"out.{fmt}")
         p = run(cli, base + [f"--{fmt}", "-o", out])
@@ -141,7 +349,8 @@ def main():
     # Threads: same report as the synchronous run.
     def report(extra):
         out = os.path.join(work, "t.json")
-        p = run(cli, ["-r", ref, "-d", dis, "-q", "--json", "--precision", "max", "-o", out] + extra)
+        p = run(cli, ["-r", ref, "-d", dis, "-q", "--json", "--precision", "max", "-o", out] +
+                (["-n"] if "-m" not in extra else []) + extra)
         if p.returncode:
             return None, p.stderr
         j = json.load(open(out))
@@ -171,7 +380,7 @@ def main():
     for backend in ("opencl", "cuda"):
         built = any(l.endswith(" " + backend) for l in listing)
         p = run(cli, ["-r", ref, "-d", dis, "--feature", "psnr=enable_apsnr=true", "--feature", "psnr_hvs",
-                      "--parity", backend, "-q", "--frame_cnt", "6"])
+                      "--parity", backend, "-q", "--frame_cnt", "6", "-n"])
         if p.returncode == 0:
             check(f"--parity {backend}: bit-identical", "parity bit-identical" in p.stdout, p.stdout)
         else:
@@ -197,6 +406,8 @@ def main():
     raw_dis = write(os.path.join(work, "d.yuv"), b"".join(fr[6:] for fr in dframes[:3]))
     rawrep, e = report(["-r", raw_ref, "-d", raw_dis, "-w", "576", "-h", "324", "-p", "420", "-b", "8", "--feature", "psnr"])
     check("raw YUV scores equal the Y4M's", rawrep is not None and rawrep["frames"] == full["frames"][:3], e)
+
+    model_tests(cli, fx, work)
 
     print(f"{results['passed']} passed, {results['failed']} failed")
     return 1 if results["failed"] else 0

@@ -21,7 +21,12 @@ static const char usage_text[] =
     "  --feature NAME[=opt=val[:opt=val...]]   add a feature extractor (repeatable, max 32)\n"
     "                            extractors: psnr, float_psnr, psnr_hvs, float_ssim, ssim,\n"
     "                            float_motion, motion (whichever this build has)\n"
-    "  -n, --no_prediction       extract features only (the default until VMAF models land)\n"
+    "  -m, --model ITEM[:ITEM...]  add a VMAF model (repeatable, max 32; default: version=vmaf_v0.6.1)\n"
+    "                            version=NAME (built in) or path=FILE (JSON), name=NAME (default\n"
+    "                            vmaf, unique per model), disable_clip, enable_transform,\n"
+    "                            EXTRACTOR.OPTION=VALUE (e.g. vif.vif_enhn_gain_limit=1.0)\n"
+    "  -n, --no_prediction       extract features only: no model scores (models given with -m\n"
+    "                            still have their features extracted)\n"
     "Output:\n"
     "  -o, --output PATH         write the report here\n"
     "  --xml | --json | --csv | --sub   report format (default XML; the last one wins)\n"
@@ -142,6 +147,77 @@ static void parse_feature(CliSettings *s, const char *arg)
     s->n_features++;
 }
 
+static void model_error(const char *arg, const char *why, const char *item)
+{
+    fprintf(stderr, "%s: Problem parsing model \"%s\": %s%s%s (see --help)\n", argv0, arg, why,
+            item ? " " : "", item ? item : "");
+    exit(1);
+}
+
+static void parse_model(CliSettings *s, const char *arg)
+{
+    if (s->n_models == CLI_MAX_MODELS)
+        usage_error("A maximum of %s models are supported", "32");
+    CliModel *m = &s->model[s->n_models];
+    memset(m, 0, sizeof(*m));
+    snprintf(m->buf, sizeof(m->buf), "%s", arg); /* libvmaf considers the first 1024 characters */
+    m->name = "vmaf";
+    char *next = m->buf;
+    while (next) {
+        char *item = next;
+        next = strchr(next, ':');
+        if (next)
+            *next++ = 0;
+        if (!*item)
+            continue;
+        char *val = strchr(item, '=');
+        if (val) {
+            *val++ = 0;
+            char *third = strchr(val, '=');
+            if (third)
+                *third = 0;
+        }
+        const int is_flag = !strcmp(item, "disable_clip") || !strcmp(item, "enable_transform");
+        if (!is_flag && (!val || !*val)) {
+            char what[1100];
+            snprintf(what, sizeof(what), "\"%s\" (expected path=FILE, version=NAME, name=NAME, "
+                     "disable_clip, enable_transform or EXTRACTOR.OPTION=VALUE)", item);
+            model_error(arg, "item without a value:", what);
+        }
+        if (!strcmp(item, "path")) {
+            m->path = val;
+        } else if (!strcmp(item, "version")) {
+            m->version = val;
+        } else if (!strcmp(item, "name")) {
+            m->name = val;
+        } else if (is_flag) {
+            /* libvmaf: no value or "true" sets the flag, any other value leaves it off */
+            if (!val || !strcmp(val, "true"))
+                m->flags |= !strcmp(item, "disable_clip") ? VMAF_MODEL_FLAG_DISABLE_CLIP
+                                                          : VMAF_MODEL_FLAG_ENABLE_TRANSFORM;
+        } else {
+            char *dot = strchr(item, '.');
+            if (!dot || dot == item || !dot[1]) {
+                char what[1100];
+                snprintf(what, sizeof(what), "\"%s\" (expected path=FILE, version=NAME, "
+                         "name=NAME, disable_clip, enable_transform or EXTRACTOR.OPTION=VALUE)",
+                         item);
+                model_error(arg, "unknown item", what);
+            }
+            if (m->n_overloads == CLI_MAX_OVERLOADS)
+                model_error(arg, "more than 32 EXTRACTOR.OPTION=VALUE items", NULL);
+            *dot = 0;
+            m->overload[m->n_overloads].extractor = item;
+            m->overload[m->n_overloads].option = dot + 1;
+            m->overload[m->n_overloads].value = val;
+            m->n_overloads++;
+        }
+    }
+    if (!m->version && !m->path)
+        model_error(arg, "no model given: add version=NAME (built in) or path=FILE", NULL);
+    s->n_models++;
+}
+
 static void parse_precision(CliSettings *s, const char *arg)
 {
     static char fmt[8];
@@ -210,7 +286,6 @@ void cli_parse(int argc, char **argv, CliSettings *s)
     argv0 = argv[0];
     s->fmt = VMAF_OUTPUT_FORMAT_XML;
     s->backend = LOCKSTEP_BACKEND_CPU;
-    s->no_prediction = true;
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":r:d:w:h:p:b:m:o:nqvc:", long_opts, NULL)) != -1) {
@@ -233,10 +308,7 @@ void cli_parse(int argc, char **argv, CliSettings *s)
             if (s->raw.bpc < 8 || s->raw.bpc > 16)
                 usage_error("Invalid argument \"%s\" for --bitdepth/-b: should be a valid bitdepth (8..16)", optarg);
             break;
-        case 'm':
-            usage_error("VMAF models are not supported by this version of lockstep (-m %s): "
-                        "score features with --feature and -n", optarg);
-            break;
+        case 'm': parse_model(s, optarg); break;
         case 'o': s->output_path = optarg; break;
         case 'n': s->no_prediction = true; break;
         case 'q': s->quiet = true; break;
@@ -289,7 +361,19 @@ void cli_parse(int argc, char **argv, CliSettings *s)
     if (s->raw_given && (!s->raw.w || !s->raw.h || !s->raw.bpc || !s->raw.fmt))
         usage_error("%s", "Raw YUV input needs all of --width/-w --height/-h --pixel_format/-p "
                           "--bitdepth/-b (each non-zero)");
-    if (!s->n_features)
-        usage_error("%s", "No feature requested: add --feature NAME (e.g. --feature psnr)");
+    if (!s->n_models && !s->no_prediction) {
+        CliModel *m = &s->model[s->n_models++];
+        memset(m, 0, sizeof(*m));
+        m->version = "vmaf_v0.6.1";
+        m->name = "vmaf";
+    }
+    for (unsigned i = 0; i < s->n_models; i++)
+        for (unsigned j = 0; j < i; j++)
+            if (!strcmp(s->model[i].name, s->model[j].name))
+                usage_error("%s", "Each model should be uniquely named. Set using --model via the "
+                                  "name=... param.");
+    if (!s->n_features && !s->n_models)
+        usage_error("%s", "Nothing to compute with -n/--no_prediction: add --feature NAME (e.g. "
+                          "--feature psnr) or a model (-m)");
 }
 

@@ -14,6 +14,20 @@ typedef struct CliFeature {
     char name[128];
 } CliFeature;
 
+#define CLI_MAX_MODELS 32
+#define CLI_MAX_OVERLOADS 32
+
+/* --model ITEM[:ITEM...] (model.md §9) */
+typedef struct CliModel {
+    char buf[1025];                    /* the argument's first 1024 characters, cut into items */
+    const char *version, *path, *name; /* version wins when both are given */
+    uint64_t flags;                    /* enum VmafModelFlags */
+    struct {
+        const char *extractor, *option, *value;
+    } overload[CLI_MAX_OVERLOADS];     /* EXTRACTOR.OPTION=VALUE */
+    unsigned n_overloads;
+} CliModel;
+
 typedef struct CliSettings {
     const char *ref_path, *dist_path, *output_path;
     LsRawParams raw;
@@ -22,6 +36,8 @@ typedef struct CliSettings {
     const char *score_format;          /* NULL: libvmaf's default rule */
     CliFeature feature[CLI_MAX_FEATURES];
     unsigned n_features;
+    CliModel model[CLI_MAX_MODELS];    /* vmaf_v0.6.1 when none is given and prediction is on */
+    unsigned n_models;
     unsigned threads, frame_cnt, skip_ref, skip_dist, subsample;
     uint64_t cpumask, gpumask;
     enum LockstepBackend backend;

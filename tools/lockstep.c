@@ -51,7 +51,62 @@ static bool extractor_known(const char *name)
     return false;
 }
 
-static VmafContext *make_context(const CliSettings *s, enum LockstepBackend backend)
+/* A --model as loaded: a single model, or a collection and its primary model. */
+typedef struct CliLoadedModel {
+    VmafModel *model;
+    VmafModelCollection *collection;
+    const char *label;                 /* version= if given, else path= (as the vmaf tool) */
+} CliLoadedModel;
+
+/* Loads each model (as a single model, else as a collection) and applies its overloads. */
+static int load_models(const CliSettings *s, CliLoadedModel *lm)
+{
+    for (unsigned i = 0; i < s->n_models; i++) {
+        const CliModel *cm = &s->model[i];
+        VmafModelConfig cfg = { .name = cm->name, .flags = cm->flags };
+        lm[i].label = cm->version ? cm->version : cm->path;
+        int err = cm->version ? vmaf_model_load(&lm[i].model, &cfg, cm->version)
+                              : vmaf_model_load_from_path(&lm[i].model, &cfg, cm->path);
+        if (err) {
+            /* the collection loader also says what is wrong with a file that is no collection */
+            err = cm->version ? vmaf_model_collection_load(&lm[i].model, &lm[i].collection, &cfg,
+                                                           cm->version)
+                              : vmaf_model_collection_load_from_path(&lm[i].model,
+                                                                     &lm[i].collection, &cfg,
+                                                                     cm->path);
+            if (err) {
+                fprintf(stderr, "problem loading model: %s\n", lockstep_last_error());
+                return -1;
+            }
+        }
+        for (unsigned k = 0; k < cm->n_overloads; k++) {
+            VmafFeatureDictionary *d = NULL;
+            err = vmaf_feature_dictionary_set(&d, cm->overload[k].option, cm->overload[k].value);
+            if (!err)
+                err = lm[i].collection
+                          ? vmaf_model_collection_feature_overload(lm[i].model, &lm[i].collection,
+                                                                   cm->overload[k].extractor, d)
+                          : vmaf_model_feature_overload(lm[i].model, cm->overload[k].extractor, d);
+            if (err) {
+                fprintf(stderr, "problem overloading feature extractors from model: %s\n",
+                        lockstep_last_error());
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static void free_models(CliLoadedModel *lm, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        vmaf_model_collection_destroy(lm[i].collection);
+        vmaf_model_destroy(lm[i].model);
+    }
+}
+
+static VmafContext *make_context(const CliSettings *s, const CliLoadedModel *lm,
+                                 enum LockstepBackend backend)
 {
     VmafConfiguration cfg = {
         .log_level = VMAF_LOG_LEVEL_WARNING,
@@ -69,6 +124,17 @@ static VmafContext *make_context(const CliSettings *s, enum LockstepBackend back
         fprintf(stderr, "%s\n", lockstep_last_error());
         vmaf_close(ctx);
         return NULL;
+    }
+    for (unsigned i = 0; i < s->n_models; i++) {
+        const int err = lm[i].collection
+                            ? vmaf_use_features_from_model_collection(ctx, lm[i].collection)
+                            : vmaf_use_features_from_model(ctx, lm[i].model);
+        if (err) {
+            fprintf(stderr, "problem loading feature extractors from model: %s\n",
+                    lockstep_last_error());
+            vmaf_close(ctx);
+            return NULL;
+        }
     }
     for (unsigned i = 0; i < s->n_features; i++) {
         if (!extractor_known(s->feature[i].name)) {
@@ -146,6 +212,43 @@ static int report_parity(VmafContext *cpu, VmafContext *gpu, unsigned n_frames, 
     return bad_total ? 3 : 0;
 }
 
+/* Pooled model scores as the vmaf tool computes them: the single models (collections' primary
+ * models included) in --model order, then the collections; printed only on a terminal. */
+static int score_models(VmafContext *ctx, const CliSettings *s, const CliLoadedModel *lm,
+                        unsigned n_frames, bool print)
+{
+    const char *fmt = s->score_format ? s->score_format : "%f";
+    char v[4][64];
+    for (unsigned i = 0; i < s->n_models; i++) {
+        double score;
+        if (vmaf_score_pooled(ctx, lm[i].model, VMAF_POOL_METHOD_MEAN, &score, 0, n_frames - 1)) {
+            fprintf(stderr, "problem generating pooled VMAF score: %s\n", lockstep_last_error());
+            return -1;
+        }
+        snprintf(v[0], sizeof(v[0]), fmt, score);
+        if (print)
+            fprintf(stderr, "%s: %s\n", lm[i].label, v[0]);
+    }
+    for (unsigned i = 0; i < s->n_models; i++) {
+        VmafModelCollectionScore score;
+        if (!lm[i].collection)
+            continue;
+        if (vmaf_score_pooled_model_collection(ctx, lm[i].collection, VMAF_POOL_METHOD_MEAN,
+                                               &score, 0, n_frames - 1)) {
+            fprintf(stderr, "problem generating pooled VMAF score: %s\n", lockstep_last_error());
+            return -1;
+        }
+        snprintf(v[0], sizeof(v[0]), fmt, score.bootstrap.bagging_score);
+        snprintf(v[1], sizeof(v[1]), fmt, score.bootstrap.ci.p95.lo);
+        snprintf(v[2], sizeof(v[2]), fmt, score.bootstrap.ci.p95.hi);
+        snprintf(v[3], sizeof(v[3]), fmt, score.bootstrap.stddev);
+        if (print)
+            fprintf(stderr, "%s: %s, ci.p95: [%s, %s], stddev: %s\n", lm[i].label, v[0], v[1],
+                    v[2], v[3]);
+    }
+    return 0;
+}
+
 static void progress(unsigned count, struct timespec t0)
 {
     struct timespec t;
@@ -167,6 +270,7 @@ int main(int argc, char **argv)
     FrameReader *reader = NULL;
     VmafContext *ctx = NULL, *twin = NULL;
     const LsRawParams *raw = s.raw_given ? &s.raw : NULL;
+    CliLoadedModel models[CLI_MAX_MODELS] = { { 0 } };
 
     if (ls_input_open(&ref_in, s.ref_path, raw, err, sizeof(err))) {
         fprintf(stderr, "%s\n", err);
@@ -180,10 +284,12 @@ int main(int argc, char **argv)
     if (check_compatible(ri, di))
         goto out;
 
-    ctx = make_context(&s, s.parity ? LOCKSTEP_BACKEND_CPU : s.backend);
+    if (load_models(&s, models))
+        goto out;
+    ctx = make_context(&s, models, s.parity ? LOCKSTEP_BACKEND_CPU : s.backend);
     if (!ctx)
         goto out;
-    if (s.parity && !(twin = make_context(&s, s.parity_backend)))
+    if (s.parity && !(twin = make_context(&s, models, s.parity_backend)))
         goto out;
     if (frame_reader_open(&reader, ctx, ref_in, dist_in, s.skip_ref, s.skip_dist, s.frame_cnt)) {
         fprintf(stderr, "problem with picture pool or reader threads\n");
@@ -246,6 +352,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "problem flushing context: %s\n", lockstep_last_error());
         goto out;
     }
+    if (!s.no_prediction &&
+        (score_models(ctx, &s, models, n, isatty(2) && (!s.quiet || !s.output_path)) ||
+         (twin && score_models(twin, &s, models, n, false))))
+        goto out;
     if (s.output_path &&
         vmaf_write_output_with_format(ctx, s.output_path, s.fmt, s.score_format)) {
         fprintf(stderr, "%s\n", lockstep_last_error());
@@ -256,6 +366,7 @@ out:
     frame_reader_close(reader);
     vmaf_close(twin);
     vmaf_close(ctx);
+    free_models(models, s.n_models);
     ls_input_close(ref_in);
     ls_input_close(dist_in);
     return ret;

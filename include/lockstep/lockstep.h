@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "lockstep/feature.h"
+#include "lockstep/model.h"
 #include "lockstep/picture.h"
 
 #ifdef __cplusplus
@@ -59,6 +60,12 @@ typedef struct VmafPictureConfiguration {
 
 int vmaf_init(VmafContext **vmaf, VmafConfiguration cfg);
 int vmaf_use_feature(VmafContext *vmaf, const char *feature_name, VmafFeatureDictionary *opts_dict);
+/* One extractor instance per model feature, with the feature's options; instances with the same
+ * extractor and output names are shared (first registration wins). -EINVAL when no extractor of
+ * this build provides a feature. The model must outlive the context's scoring calls. */
+int vmaf_use_features_from_model(VmafContext *vmaf, VmafModel *model);
+int vmaf_use_features_from_model_collection(VmafContext *vmaf,
+                                            VmafModelCollection *model_collection);
 int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name, double value,
                               unsigned index);
 int vmaf_preallocate_pictures(VmafContext *vmaf, VmafPictureConfiguration cfg);
@@ -70,6 +77,22 @@ int vmaf_feature_score_at_index(VmafContext *vmaf, const char *feature_name, dou
 int vmaf_feature_score_pooled(VmafContext *vmaf, const char *feature_name,
                               enum VmafPoolingMethod pool_method, double *score,
                               unsigned index_low, unsigned index_high);
+/* The model's score at index: the stored one, else predicted from the features at index and
+ * stored under the model's name (which is how reports show it). */
+int vmaf_score_at_index(VmafContext *vmaf, VmafModel *model, double *score, unsigned index);
+/* Predicts every index of [index_low, index_high] not skipped by n_subsample, then pools. */
+int vmaf_score_pooled(VmafContext *vmaf, VmafModel *model, enum VmafPoolingMethod pool_method,
+                      double *score, unsigned index_low, unsigned index_high);
+/* Predicts the members and the bootstrap summary at index and stores them (<name>_0001...,
+ * <name>_bagging, _stddev, _ci_p95_lo, _ci_p95_hi): once per index, stores are final. */
+int vmaf_score_at_index_model_collection(VmafContext *vmaf, VmafModelCollection *model_collection,
+                                         VmafModelCollectionScore *score, unsigned index);
+/* Predicts the collection at every non-skipped index of the interval (so: once per context),
+ * then pools the four summary series. */
+int vmaf_score_pooled_model_collection(VmafContext *vmaf, VmafModelCollection *model_collection,
+                                       enum VmafPoolingMethod pool_method,
+                                       VmafModelCollectionScore *score, unsigned index_low,
+                                       unsigned index_high);
 int vmaf_write_output(VmafContext *vmaf, const char *output_path, enum VmafOutputFormat fmt);
 /* score_format: a printf format for one double ("%.17g"); NULL = libvmaf's %.6f/%.16f rule. */
 int vmaf_write_output_with_format(VmafContext *vmaf, const char *output_path,

@@ -14,6 +14,7 @@
 
 #include "core/backend.h"
 #include "core/collector.h"
+#include "core/context.h"
 #include "core/cpu.h"
 #include "core/dict.h"
 #include "core/log.h"
@@ -406,6 +407,50 @@ static int make_slot(VmafContext *ctx, const LsExtractor *ex, const LsOptionValu
     return 0;
 }
 
+int ls_context_use_extractor(VmafContext *ctx, const LsExtractor *cpu, const LsOptionValue *values,
+                             unsigned n_values, bool warn_duplicate)
+{
+    if (ctx->have_geometry || ctx->flushed) {
+        ls_set_error("%s: features must be added before the first picture", cpu->name);
+        return -EINVAL;
+    }
+    const LsExtractor *ex = cpu;
+    if (ctx->backend != LOCKSTEP_BACKEND_CPU) {
+        ex = ls_extractor_find(cpu->name, ctx->backend);
+        if (!ex) {
+            ls_log(VMAF_LOG_LEVEL_WARNING, "%s has no %s twin: it runs on the CPU", cpu->name,
+                   lockstep_backend_name(ctx->backend));
+            ex = cpu;
+        }
+    }
+    Slot *s;
+    int err = make_slot(ctx, ex, values, n_values, &s);
+    if (err)
+        return err;
+    for (unsigned i = 0; i < ctx->n_slot; i++) {
+        if (!strcmp(ctx->slot[i]->fex.instance_name, s->fex.instance_name)) {
+            if (warn_duplicate)
+                ls_log(VMAF_LOG_LEVEL_WARNING,
+                       "%s is already requested with the same output names: this request is "
+                       "dropped", s->fex.instance_name);
+            free_slot(s);
+            return 0;
+        }
+    }
+    if (ctx->n_slot == ctx->cap_slot) {
+        const unsigned cap = ctx->cap_slot ? ctx->cap_slot * 2 : 8;
+        Slot **ns = realloc(ctx->slot, cap * sizeof(*ns));
+        if (!ns) {
+            free_slot(s);
+            return -ENOMEM;
+        }
+        ctx->slot = ns;
+        ctx->cap_slot = cap;
+    }
+    ctx->slot[ctx->n_slot++] = s;
+    return 0;
+}
+
 int vmaf_use_feature(VmafContext *ctx, const char *feature_name, VmafFeatureDictionary *opts_dict)
 {
     if (!ctx || !feature_name)
@@ -415,51 +460,15 @@ int vmaf_use_feature(VmafContext *ctx, const char *feature_name, VmafFeatureDict
         ls_set_error("unknown feature extractor \"%s\"", feature_name);
         return -EINVAL;
     }
-    int err = 0;
-    if (ctx->have_geometry || ctx->flushed) {
-        ls_set_error("%s: features must be added before the first picture", feature_name);
-        err = -EINVAL;
-        goto out;
-    }
-    const LsExtractor *ex = cpu;
-    if (ctx->backend != LOCKSTEP_BACKEND_CPU) {
-        ex = ls_extractor_find(feature_name, ctx->backend);
-        if (!ex) {
-            ls_log(VMAF_LOG_LEVEL_WARNING, "%s has no %s twin: it runs on the CPU", feature_name,
-                   lockstep_backend_name(ctx->backend));
-            ex = cpu;
-        }
-    }
     unsigned n;
     const LsOptionValue *values = ls_dict_entries(opts_dict, &n);
-    Slot *s;
-    if ((err = make_slot(ctx, ex, values, n, &s)))
-        goto out;
-    for (unsigned i = 0; i < ctx->n_slot; i++) {
-        if (!strcmp(ctx->slot[i]->fex.instance_name, s->fex.instance_name)) {
-            ls_log(VMAF_LOG_LEVEL_WARNING,
-                   "%s is already requested with the same output names: this request is dropped",
-                   s->fex.instance_name);
-            free_slot(s);
-            goto out;
-        }
-    }
-    if (ctx->n_slot == ctx->cap_slot) {
-        const unsigned cap = ctx->cap_slot ? ctx->cap_slot * 2 : 8;
-        Slot **ns = realloc(ctx->slot, cap * sizeof(*ns));
-        if (!ns) {
-            free_slot(s);
-            err = -ENOMEM;
-            goto out;
-        }
-        ctx->slot = ns;
-        ctx->cap_slot = cap;
-    }
-    ctx->slot[ctx->n_slot++] = s;
-out:
+    const int err = ls_context_use_extractor(ctx, cpu, values, n, true);
     vmaf_feature_dictionary_free(&opts_dict);
     return err;
 }
+
+LsCollector *ls_context_collector(VmafContext *ctx) { return ctx->fc; }
+unsigned ls_context_subsample(const VmafContext *ctx) { return ctx->cfg.n_subsample; }
 
 int vmaf_import_feature_score(VmafContext *ctx, const char *feature_name, double value,
                               unsigned index)

@@ -1,4 +1,6 @@
-/* The one list of extractors. One entry per line; GPU twins behind their backend's switch. */
+/* The one list of extractors. One entry per line; GPU twins behind their backend's switch.
+ * CPU extractors in libvmaf's order (model.md §3.1): a model feature is computed by the first
+ * one that provides it, should two ever provide the same name. */
 #include <stddef.h>
 #include <string.h>
 
@@ -15,12 +17,12 @@
 #endif
 
 const LsExtractor *const ls_extractors[] = {
-    &ls_fex_psnr,
     &ls_fex_float_psnr,
-    &ls_fex_psnr_hvs,
     &ls_fex_float_motion,
-    &ls_fex_motion,
     &ls_fex_float_ssim,
+    &ls_fex_psnr,
+    &ls_fex_psnr_hvs,
+    &ls_fex_motion,
     &ls_fex_ssim,
 #if LOCKSTEP_HAVE_CUDA
     &ls_fex_psnr_cuda,
@@ -56,6 +58,19 @@ const char *lockstep_extractor_name(unsigned i, enum LockstepBackend *backend)
                 *backend = ls_extractors[k]->backend;
             return ls_extractors[k]->name;
         }
+    }
+    return NULL;
+}
+
+const LsExtractor *ls_extractor_providing(const char *feature)
+{
+    for (unsigned i = 0; ls_extractors[i]; i++) {
+        const LsExtractor *ex = ls_extractors[i];
+        if (ex->backend != LOCKSTEP_BACKEND_CPU || !ex->provided_features)
+            continue;
+        for (const char *const *p = ex->provided_features; *p; p++)
+            if (!strcmp(*p, feature))
+                return ex;
     }
     return NULL;
 }

@@ -1,0 +1,1 @@
+#include "lockstep/model.h"
