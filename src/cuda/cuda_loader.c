@@ -50,6 +50,7 @@ static void load_api(void)
         SYM(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"),
         SYM(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"),
         SYM(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2"),
+        SYM(cuMemcpyHtoD, "cuMemcpyHtoD_v2"),
         SYM(cuMemsetD8Async, "cuMemsetD8Async"),
         SYM(cuLaunchKernel, "cuLaunchKernel"),
         SYM(cuStreamCreate, "cuStreamCreate"),

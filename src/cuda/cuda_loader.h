@@ -47,6 +47,7 @@ typedef struct LsCudaApi {
     CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr dst, const void *src, size_t size, CUstream s);
     CUresult (*cuMemcpyDtoHAsync)(void *dst, CUdeviceptr src, size_t size, CUstream s);
     CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr dst, CUdeviceptr src, size_t size, CUstream s);
+    CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void *src, size_t size);
     CUresult (*cuMemsetD8Async)(CUdeviceptr dst, unsigned char value, size_t n, CUstream s);
     CUresult (*cuLaunchKernel)(CUfunction fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                unsigned by, unsigned bz, unsigned shared_bytes, CUstream s,

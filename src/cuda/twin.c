@@ -362,6 +362,12 @@ int ls_cuda_twin_alloc(LsCudaTwin *t, CUdeviceptr *ptr, size_t bytes)
     return err;
 }
 
+int ls_cuda_twin_upload(LsCudaTwin *t, CUdeviceptr *ptr, const void *src, size_t bytes)
+{
+    const int err = ls_cuda_twin_alloc(t, ptr, bytes);
+    return err ? err : CHECK_CU(t->dev.cu, cuMemcpyHtoD(*ptr, src, bytes));
+}
+
 int ls_cuda_twin_launch(LsCudaTwin *t, unsigned kernel, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned shared_bytes,
                         const LsCudaFrame *f, void *param)

@@ -101,6 +101,10 @@ int ls_cuda_twin_open(LsCudaTwin *t, LsFex *fex, const LsCudaTwinDesc *desc,
 /* Device memory freed with the twin (context current: call from setup). */
 int ls_cuda_twin_alloc(LsCudaTwin *t, CUdeviceptr *ptr, size_t bytes);
 
+/* Device memory freed with the twin, filled with `bytes` of src before the call returns (tables
+ * the kernels read). Context current: call from setup. */
+int ls_cuda_twin_upload(LsCudaTwin *t, CUdeviceptr *ptr, const void *src, size_t bytes);
+
 /* Launch with a single by-value parameter struct (the kernels' convention). */
 int ls_cuda_twin_launch(LsCudaTwin *t, unsigned kernel, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned shared_bytes,
