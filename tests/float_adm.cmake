@@ -8,3 +8,13 @@ target_link_libraries(test_float_adm PRIVATE lockstep m)
 add_test(NAME float_adm
          COMMAND test_float_adm ${LS_SHARED_DIR}/spec/tables/float_adm.json ${LS_FIXTURE_DIR})
 set_tests_properties(float_adm PROPERTIES FIXTURES_REQUIRED fixtures)
+
+# The shared header must stay device code: compile it with nvcc (exactness flags of the CUDA
+# backend) where nvcc exists.
+if(LOCKSTEP_HAVE_CUDA AND NVCC_EXECUTABLE)
+  add_test(NAME float_adm_nvcc
+           COMMAND ${NVCC_EXECUTABLE} --fmad=false --prec-div=true --prec-sqrt=true -ftz=false
+                   -arch=sm_80 -DLS_RCP_MODE=${LOCKSTEP_RCP_MODE} -I${PROJECT_SOURCE_DIR}/src
+                   -I${PROJECT_SOURCE_DIR}/include -c ${CMAKE_CURRENT_LIST_DIR}/float_adm_device.cu
+                   -o ${CMAKE_CURRENT_BINARY_DIR}/float_adm_device.o)
+endif()

@@ -4,9 +4,9 @@
  *
  * What the result depends on (measured over all 2^32 inputs on an Intel Xeon, family 6 model 207,
  * for RCPSS, 128-bit RCPPS and 256-bit VRCPPS alike):
- *   - normal input x = (-1)^s * m * 2^(e-127), m in [1, 2): the result is (-1)^s * T[i] *
- *     2^(127-e), where i = the 11 leading fraction bits of m (2048 entries) and T[i] = rcp(1 + i/2048)
- *     lies in (0.5, 1) with 12 fraction bits; while that result is normal (e <= 252);
+ *   - normal input x = (-1)^s * m * 2^(e-127), m in [1, 2): the result is
+ *     (-1)^s * T[i] * 2^(127-e), where i = the 11 leading fraction bits of m (2048 entries) and
+ *     T[i] = rcp(1 + i/2048) lies in (0.5, 1) with 12 fraction bits; while it is normal (e <= 252);
  *   - e >= 253 (the reciprocal would be below 2^-126): +-0;
  *   - +-0 and subnormal inputs: +-inf; +-inf: +-0; NaN: the same NaN, quieted.
  * Intel's table has a closed form, T[i] = round(2^25 / (4097 + 2i)) * 2^-13: the reciprocal of the

@@ -39,9 +39,9 @@ const LsOption ls_float_adm_options[] = {
                   50.0),
     FEATURE_PARAM(adm_csf_diag_scale, "adm_csf_diag_scale", "scfd", "scale factor for the CSF diag",
                   1.0, 0.0, 50.0),
-    { .name = "adm_ref_display_height", .alias = "rdf", .help = "reference display height in pixels",
-      .type = LS_OPT_INT, .offset = offsetof(LsFloatAdmOptions, adm_ref_display_height),
-      .def.i = 1080, .min = 1, .max = 4320, .flags = LS_OPT_FEATURE_PARAM },
+    { .name = "adm_ref_display_height", .alias = "rdf",
+      .help = "reference display height in pixels", .type = LS_OPT_INT,
+      .offset = offsetof(LsFloatAdmOptions, adm_ref_display_height), .def.i = 1080, .min = 1, .max = 4320, .flags = LS_OPT_FEATURE_PARAM },
     { .name = "adm_csf_mode", .alias = "csf", .help = "contrast sensitivity function",
       .type = LS_OPT_INT, .offset = offsetof(LsFloatAdmOptions, adm_csf_mode), .def.i = 0,
       .min = 0, .max = 9, .flags = LS_OPT_FEATURE_PARAM },
@@ -226,9 +226,37 @@ int ls_float_adm_write(const LsFloatAdmState *s, const LsFloatAdmScores *sc, uns
 
 /* ---- the frame pipeline ---- */
 
+/* Picture rows converted to float (§3), each once: the rows of output row i are 2i-1 .. 2i+2
+ * (reflected), so eight slots keyed by row index never evict a row still in use. */
+enum { ROW_SLOTS = 8 };
+
+typedef struct RowCache {
+    float *slot[ROW_SLOTS];
+    int row[ROW_SLOTS];
+} RowCache;
+
+static const float *picture_row(RowCache *rc, const void *plane, ptrdiff_t stride, unsigned bpc,
+                                unsigned w, int y)
+{
+    const int k = y % ROW_SLOTS;
+    if (rc->row[k] != y) {
+        const uint8_t *src = (const uint8_t *)plane + (ptrdiff_t)y * stride;
+        float *dst = rc->slot[k];
+        if (bpc == 8)
+            for (unsigned x = 0; x < w; x++)
+                dst[x] = ls_float_adm_sample(src[x], 8);
+        else
+            for (unsigned x = 0; x < w; x++)
+                dst[x] = ls_float_adm_sample(((const uint16_t *)src)[x], bpc);
+        rc->row[k] = y;
+    }
+    return rc->slot[k];
+}
+
 /* Scratch of one call, sized for the first scale (later scales are smaller). */
 typedef struct Scratch {
     float *mem;
+    RowCache rows[2];      /* [picture] */
     float *approx[2][2];   /* [picture][ping-pong] approximation planes */
     float *split[2][4];    /* [picture][lo_e, lo_o, hi_e, hi_o], each with one entry before */
     float *band[2][3];     /* [picture][h, v, d] one row */
@@ -241,12 +269,17 @@ static int scratch_alloc(Scratch *sc, unsigned w, unsigned h)
     const size_t bw = (w + 1) / 2, bh = (h + 1) / 2;
     const size_t plane0 = bw * bh, plane1 = ((bw + 1) / 2) * ((bh + 1) / 2);
     const size_t split = bw + 8, row = bw + 8;
-    const size_t total = 2 * (plane0 + plane1) + 2 * 4 * split + (6 + 6 + 36) * row;
+    const size_t total =
+        2 * (plane0 + plane1) + 2 * 4 * split + (6 + 6 + 36) * row + 2 * ROW_SLOTS * (size_t)w;
     sc->mem = malloc(total * sizeof(float));
     if (!sc->mem)
         return -ENOMEM;
     float *m = sc->mem;
     for (int p = 0; p < 2; p++) {
+        for (int k = 0; k < ROW_SLOTS; k++) {
+            sc->rows[p].slot[k] = m, m += w;
+            sc->rows[p].row[k] = -1;
+        }
         sc->approx[p][0] = m, m += plane0;
         sc->approx[p][1] = m, m += plane1;
         for (int k = 0; k < 4; k++)
@@ -294,9 +327,8 @@ int ls_float_adm_frame_sums(const LsFloatAdmState *s, const LsFloatAdmDsp *dsp, 
         return err;
     memset(acc, 0, sizeof(float) * LS_FLOAT_ADM_SCALES * LS_FLOAT_ADM_ACC);
 
-    const void *src[2] = { ref, dis };
-    ptrdiff_t stride[2] = { ref_stride, dis_stride };
-    unsigned bpc = s->bpc;
+    const void *src[2] = { ref, dis }; /* the pictures, then the approximation planes */
+    const ptrdiff_t stride[2] = { ref_stride, dis_stride };
     int w = (int)s->w, h = (int)s->h;
     for (int scale = 0; scale < LS_FLOAT_ADM_SCALES; scale++) {
         const int bw = (w + 1) / 2, bh = (h + 1) / 2;
@@ -311,12 +343,15 @@ int ls_float_adm_frame_sums(const LsFloatAdmState *s, const LsFloatAdmDsp *dsp, 
         for (int i = 0; i < bh; i++) {
             const int in_region = details && i >= r.top && i < r.bottom;
             for (int p = 0; p < 2; p++) {
-                const void *rows[4];
-                for (int k = 0; k < 4; k++)
-                    rows[k] = (const uint8_t *)src[p] +
-                              ls_float_adm_dwt_index(2 * i - 1 + k, h) * stride[p];
+                const float *rows[4];
+                for (int k = 0; k < 4; k++) {
+                    const int y = ls_float_adm_dwt_index(2 * i - 1 + k, h);
+                    rows[k] = scale ? (const float *)src[p] + (size_t)y * (size_t)(w)
+                                    : picture_row(&sc.rows[p], src[p], stride[p], s->bpc,
+                                                  (unsigned)w, y);
+                }
                 float *const *sp = sc.split[p];
-                dsp->dwt_v(rows, bpc, (unsigned)w, sp[0], sp[1], in_region ? sp[2] : NULL, sp[3]);
+                dsp->dwt_v(rows, (unsigned)w, sp[0], sp[1], in_region ? sp[2] : NULL, sp[3]);
                 ls_float_adm_split_pad(sp[0], sp[1], (unsigned)w);
                 if (in_region)
                     ls_float_adm_split_pad(sp[2], sp[3], (unsigned)w);
@@ -347,13 +382,8 @@ int ls_float_adm_frame_sums(const LsFloatAdmState *s, const LsFloatAdmDsp *dsp, 
         if (details && bh - 1 >= r.T && bh - 1 < r.B)
             cm_row(s, dsp, &sc, &r, bw, bh, bh - 1, cm_acc);
 
-        if (out[0]) {
-            for (int p = 0; p < 2; p++) {
-                src[p] = out[p];
-                stride[p] = (ptrdiff_t)((size_t)bw * sizeof(float));
-            }
-        }
-        bpc = 0;
+        src[0] = out[0];
+        src[1] = out[1];
         w = bw;
         h = bh;
     }

@@ -44,6 +44,13 @@ LS_CONSTANT float ls_float_adm_hi[4] = LS_FLOAT_ADM_HI_INIT;
 #define LS_FLOAT_ADM_ONE_BY_30 0x1.11111203e01fcp-5 /* the double literal 0.0333333351 */
 #define LS_FLOAT_ADM_ONE_BY_15 0x1.111111fd00e7dp-4 /* the double literal 0.0666666701 */
 
+/* A sample as §3 makes it: v / 2^(bpc-8) - 128, exact in float (a power-of-two scale, at most 16
+ * significant bits). */
+LS_HD static inline float ls_float_adm_sample(unsigned v, unsigned bpc)
+{
+    return (float)v * (1.0f / (float)(1u << (bpc - 8))) - 128.0f;
+}
+
 /* DWT border (§4): -1 -> 1 (no edge repeat), n -> n-1, n+1 -> n-2 (edge repeated). */
 LS_HD static inline int ls_float_adm_dwt_index(int k, int n)
 {
@@ -51,7 +58,10 @@ LS_HD static inline int ls_float_adm_dwt_index(int k, int n)
 }
 
 /* Masking neighbours (§7.3): -1 -> 1, n -> n-1. */
-LS_HD static inline int ls_float_adm_cm_index(int k, int n) { return k < 0 ? -k : k >= n ? n - 1 : k; }
+LS_HD static inline int ls_float_adm_cm_index(int k, int n)
+{
+    return k < 0 ? -k : k >= n ? n - 1 : k;
+}
 
 /* The regions of one band of w x h (§5.1, §6): decoupling and CSF cover [left, right) x
  * [top, bottom); the denominator and the masked energy visit [L, Rt) x [T, B) (the spec's three
@@ -123,7 +133,7 @@ LS_HD static inline int ls_float_adm_angle_flag(float oh, float ov, float th, fl
     return dp >= 0.0f && dp2 >= cmo * mt;
 }
 
-/* The restored value of one band from its gain k (§5.2, §5.3); the additive part is t - restored. */
+/* The restored value of one band from its gain k (§5.2, §5.3); the additive part is t minus it. */
 LS_HD static inline float ls_float_adm_restore_k(float o, float t, float k, int flag,
                                                  double gain_limit)
 {
@@ -276,7 +286,8 @@ typedef struct LsFloatAdmScores {
 } LsFloatAdmScores;
 
 /* The frame's scores from the nine accumulators of every scale (§6, §7.4, §8). */
-void ls_float_adm_finish(const LsFloatAdmState *s, const float acc[LS_FLOAT_ADM_SCALES][LS_FLOAT_ADM_ACC],
+void ls_float_adm_finish(const LsFloatAdmState *s,
+                         const float acc[LS_FLOAT_ADM_SCALES][LS_FLOAT_ADM_ACC],
                          LsFloatAdmScores *out);
 int ls_float_adm_write(const LsFloatAdmState *s, const LsFloatAdmScores *sc, unsigned index,
                        LsCollector *fc);
@@ -289,10 +300,9 @@ int ls_float_adm_write(const LsFloatAdmState *s, const LsFloatAdmScores *sc, uns
 void ls_float_adm_split_pad(float *e, float *o, unsigned w);
 
 /* Vertical pass of one output row: for every column of the four input rows (tap order), lo and hi
- * into split rows. Samples: floats (bpc 0), bytes (bpc 8) or 16-bit words (10, 12, 16), converted
- * as §3. hi_e == NULL: low-pass only. */
-typedef void (*LsFloatAdmDwtVFn)(const void *const rows[4], unsigned bpc, unsigned w, float *lo_e,
-                                 float *lo_o, float *hi_e, float *hi_o);
+ * into split rows. hi_e == NULL: low-pass only. */
+typedef void (*LsFloatAdmDwtVFn)(const float *const rows[4], unsigned w, float *lo_e, float *lo_o,
+                                 float *hi_e, float *hi_o);
 /* Horizontal pass: a[j] for j in [0, bw) (a may be NULL), and h, v, d for j in [x0, x1)
  * (h may be NULL), from padded split rows. */
 typedef void (*LsFloatAdmDwtHFn)(const float *lo_e, const float *lo_o, const float *hi_e,
@@ -331,8 +341,8 @@ void ls_float_adm_dsp_init_avx2(LsFloatAdmDsp *dsp);
 void ls_float_adm_rcp_approx_avx2(const float *x, float *r, size_t n);
 
 /* the C reference units (also the variants' tails and their fallback for adm_p_norm != 3) */
-void ls_float_adm_dwt_v_c(const void *const rows[4], unsigned bpc, unsigned w, float *lo_e,
-                          float *lo_o, float *hi_e, float *hi_o);
+void ls_float_adm_dwt_v_c(const float *const rows[4], unsigned w, float *lo_e, float *lo_o,
+                          float *hi_e, float *hi_o);
 void ls_float_adm_dwt_h_c(const float *lo_e, const float *lo_o, const float *hi_e,
                           const float *hi_o, unsigned bw, float *a, unsigned x0, unsigned x1,
                           float *h, float *v, float *d);

@@ -19,22 +19,11 @@ void ls_float_adm_split_pad(float *e, float *o, unsigned w)
     }
 }
 
-static inline float sample(const void *row, unsigned bpc, unsigned x)
-{
-    /* §3: v / 2^(bpc-8) - 128, exact in float (a power-of-two scale, at most 16 significant bits) */
-    if (bpc == 0)
-        return ((const float *)row)[x];
-    if (bpc == 8)
-        return (float)((const uint8_t *)row)[x] - 128.0f;
-    return (float)((const uint16_t *)row)[x] * (1.0f / (float)(1u << (bpc - 8))) - 128.0f;
-}
-
-void ls_float_adm_dwt_v_c(const void *const rows[4], unsigned bpc, unsigned w, float *lo_e,
-                          float *lo_o, float *hi_e, float *hi_o)
+void ls_float_adm_dwt_v_c(const float *const rows[4], unsigned w, float *lo_e, float *lo_o,
+                          float *hi_e, float *hi_o)
 {
     for (unsigned x = 0; x < w; x++) {
-        const float s0 = sample(rows[0], bpc, x), s1 = sample(rows[1], bpc, x),
-                    s2 = sample(rows[2], bpc, x), s3 = sample(rows[3], bpc, x);
+        const float s0 = rows[0][x], s1 = rows[1][x], s2 = rows[2][x], s3 = rows[3][x];
         float *lo = x & 1 ? lo_o : lo_e;
         lo[x / 2] = ls_float_adm_taps(ls_float_adm_lo, s0, s1, s2, s3);
         if (hi_e) {

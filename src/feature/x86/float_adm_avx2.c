@@ -12,20 +12,6 @@
 
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
-static ALWAYS_INLINE __m256 load_samples(const void *row, unsigned bpc, unsigned x, __m256 scale)
-{
-    const __m256 offset = _mm256_set1_ps(128.0f);
-    if (bpc == 0)
-        return _mm256_loadu_ps((const float *)row + x);
-    if (bpc == 8) {
-        const __m128i v = _mm_loadl_epi64((const __m128i *)((const uint8_t *)row + x));
-        return _mm256_sub_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(v)), offset);
-    }
-    const __m128i v = _mm_loadu_si128((const __m128i *)((const uint16_t *)row + x));
-    return _mm256_sub_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(v)), scale),
-                         offset);
-}
-
 static ALWAYS_INLINE __m256 taps4(const __m256 tap[4], __m256 x0, __m256 x1, __m256 x2, __m256 x3)
 {
     __m256 acc = _mm256_setzero_ps();
@@ -47,10 +33,9 @@ static ALWAYS_INLINE void split_store(__m256 a, __m256 b, float *e, float *o)
                                                                _MM_SHUFFLE(3, 1, 2, 0))));
 }
 
-static void dwt_v_avx2(const void *const rows[4], unsigned bpc, unsigned w, float *lo_e,
-                       float *lo_o, float *hi_e, float *hi_o)
+static void dwt_v_avx2(const float *const rows[4], unsigned w, float *lo_e, float *lo_o,
+                       float *hi_e, float *hi_o)
 {
-    const __m256 scale = _mm256_set1_ps(bpc > 8 ? 1.0f / (float)(1u << (bpc - 8)) : 1.0f);
     __m256 lo[4], hi[4];
     for (int k = 0; k < 4; k++) {
         lo[k] = _mm256_set1_ps(ls_float_adm_lo[k]);
@@ -61,7 +46,7 @@ static void dwt_v_avx2(const void *const rows[4], unsigned bpc, unsigned w, floa
         __m256 s[2][4];
         for (int half = 0; half < 2; half++)
             for (int k = 0; k < 4; k++)
-                s[half][k] = load_samples(rows[k], bpc, x + 8 * (unsigned)half, scale);
+                s[half][k] = _mm256_loadu_ps(rows[k] + x + 8 * (unsigned)half);
         split_store(taps4(lo, s[0][0], s[0][1], s[0][2], s[0][3]),
                     taps4(lo, s[1][0], s[1][1], s[1][2], s[1][3]), lo_e + x / 2, lo_o + x / 2);
         if (hi_e)
@@ -70,12 +55,9 @@ static void dwt_v_avx2(const void *const rows[4], unsigned bpc, unsigned w, floa
     }
     if (x < w) {
         /* the tail through the reference: x is even, so the split offsets carry over */
-        const void *tail[4];
-        const size_t bytes = bpc == 0 ? sizeof(float) : bpc == 8 ? 1 : 2;
-        for (int k = 0; k < 4; k++)
-            tail[k] = (const uint8_t *)rows[k] + x * bytes;
-        ls_float_adm_dwt_v_c(tail, bpc, w - x, lo_e + x / 2, lo_o + x / 2,
-                             hi_e ? hi_e + x / 2 : NULL, hi_o + x / 2);
+        const float *const tail[4] = { rows[0] + x, rows[1] + x, rows[2] + x, rows[3] + x };
+        ls_float_adm_dwt_v_c(tail, w - x, lo_e + x / 2, lo_o + x / 2, hi_e ? hi_e + x / 2 : NULL,
+                             hi_o + x / 2);
     }
 }
 
@@ -116,9 +98,17 @@ static ALWAYS_INLINE __m256 cvt_pd_ps(__m256d lo, __m256d hi)
 }
 
 /* rst limited towards t by the gain limit (ls_float_adm_restore): above 0 the smaller of
- * rst * G and t in double, below 0 the larger */
-static ALWAYS_INLINE __m256 limit_gain(__m256 rst, __m256 t, __m256d gain, int above)
+ * rst * G and t in double, below 0 the larger. When G is a float the double product is exact
+ * (24 + 24 bits), and rounding is monotone with t a float, so F(min(p, t)) = min(F(p), t) and
+ * likewise for max, ties included: the float product gives the same bits (gain_f). */
+static ALWAYS_INLINE __m256 limit_gain(__m256 rst, __m256 t, __m256d gain, __m256 gain_f,
+                                       int gain_is_float, int above)
 {
+    if (gain_is_float) {
+        const __m256 g = _mm256_mul_ps(rst, gain_f);
+        return _mm256_blendv_ps(t, g, above ? _mm256_cmp_ps(g, t, _CMP_LT_OQ)
+                                            : _mm256_cmp_ps(g, t, _CMP_GT_OQ));
+    }
     const __m256d t_lo = _mm256_cvtps_pd(_mm256_castps256_ps128(t));
     const __m256d t_hi = _mm256_cvtps_pd(_mm256_extractf128_ps(t, 1));
     const __m256d g_lo = _mm256_mul_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(rst)), gain);
@@ -134,7 +124,8 @@ static ALWAYS_INLINE __m256 limit_gain(__m256 rst, __m256 t, __m256d gain, int a
     return cvt_pd_ps(m_lo, m_hi);
 }
 
-static ALWAYS_INLINE __m256 restore8(__m256 o, __m256 t, __m256 flag, __m256d gain)
+static ALWAYS_INLINE __m256 restore8(__m256 o, __m256 t, __m256 flag, __m256d gain,
+                                     __m256 gain_f, int gain_is_float)
 {
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
     const __m256 d = _mm256_add_ps(o, _mm256_set1_ps(LS_FLOAT_ADM_EPS));
@@ -150,10 +141,10 @@ static ALWAYS_INLINE __m256 restore8(__m256 o, __m256 t, __m256 flag, __m256d ga
     __m256 rst = _mm256_mul_ps(k, o);
     __m256 sel = _mm256_and_ps(flag, _mm256_cmp_ps(rst, zero, _CMP_GT_OQ));
     if (!_mm256_testz_ps(sel, sel))
-        rst = _mm256_blendv_ps(rst, limit_gain(rst, t, gain, 1), sel);
+        rst = _mm256_blendv_ps(rst, limit_gain(rst, t, gain, gain_f, gain_is_float, 1), sel);
     sel = _mm256_and_ps(flag, _mm256_cmp_ps(rst, zero, _CMP_LT_OQ));
     if (!_mm256_testz_ps(sel, sel))
-        rst = _mm256_blendv_ps(rst, limit_gain(rst, t, gain, 0), sel);
+        rst = _mm256_blendv_ps(rst, limit_gain(rst, t, gain, gain_f, gain_is_float, 0), sel);
     return rst;
 }
 
@@ -161,6 +152,8 @@ static void decouple_avx2(const float *const o[3], const float *const t[3], unsi
                           unsigned x1, double gain_limit, float *const r[3], float *const a[3])
 {
     const __m256d gain = _mm256_set1_pd(gain_limit);
+    const __m256 gain_f = _mm256_set1_ps((float)gain_limit);
+    const int gain_is_float = (double)(float)gain_limit == gain_limit;
     const __m256 cos_sq = _mm256_set1_ps(LS_FLOAT_ADM_COS1_SQ), zero = _mm256_setzero_ps();
     unsigned j = x0;
     for (; j + 8 <= x1; j += 8) {
@@ -176,7 +169,7 @@ static void decouple_avx2(const float *const o[3], const float *const t[3], unsi
         const __m256 flag = _mm256_and_ps(_mm256_cmp_ps(dp, zero, _CMP_GE_OQ),
                                           _mm256_cmp_ps(_mm256_mul_ps(dp, dp), rhs, _CMP_GE_OQ));
         for (int b = 0; b < 3; b++) {
-            const __m256 rst = restore8(ov[b], tv[b], flag, gain);
+            const __m256 rst = restore8(ov[b], tv[b], flag, gain, gain_f, gain_is_float);
             _mm256_storeu_ps(r[b] + j, rst);
             _mm256_storeu_ps(a[b] + j, _mm256_sub_ps(tv[b], rst));
         }
@@ -252,8 +245,9 @@ static ALWAYS_INLINE __m256 mask_sum8(const float *const f[3], const float *c, u
     const __m256 m = abs8(_mm256_loadu_ps(c + j));
     const __m256d lo = _mm256_add_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(s)),
                                      _mm256_mul_pd(k, _mm256_cvtps_pd(_mm256_castps256_ps128(m))));
-    const __m256d hi = _mm256_add_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(s, 1)),
-                                     _mm256_mul_pd(k, _mm256_cvtps_pd(_mm256_extractf128_ps(m, 1))));
+    const __m256d hi =
+        _mm256_add_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(s, 1)),
+                      _mm256_mul_pd(k, _mm256_cvtps_pd(_mm256_extractf128_ps(m, 1))));
     s = cvt_pd_ps(lo, hi);
     s = _mm256_add_ps(s, _mm256_loadu_ps(f[1] + j + 1));
     s = _mm256_add_ps(s, _mm256_loadu_ps(f[2] + j - 1));
@@ -265,7 +259,8 @@ static ALWAYS_INLINE __m256 mask_sum8(const float *const f[3], const float *c, u
 static ALWAYS_INLINE __m256 excess8(const float *c, unsigned j, __m256 thr)
 {
     const __m256 x = _mm256_sub_ps(abs8(_mm256_loadu_ps(c + j)), thr);
-    return _mm256_blendv_ps(x, _mm256_setzero_ps(), _mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_LT_OQ));
+    const __m256 zero = _mm256_setzero_ps();
+    return _mm256_blendv_ps(x, zero, _mm256_cmp_ps(x, zero, _CMP_LT_OQ));
 }
 
 static void cm_row_avx2(const LsFloatAdmCmRows *rows, unsigned w, unsigned x0, unsigned x1,
