@@ -10,7 +10,8 @@
  * Order-sensitive float sums (a twin replays them with the ordered-sum method): per scale nine
  * float chains, acc[b] for b = den h, v, d, DLM h, v, d, AIM h, v, d. Each is the float sum, in
  * row order over [T, B), of one float per row; a row's float is the sum, from 0 in column order
- * over [L, Rt), of the pixel terms (ls_float_adm_den_term, ls_float_adm_cm_terms). */
+ * over [L, Rt), of the pixel terms: the cube (p = 3) of |F * o| (denominator) or of
+ * ls_float_adm_cm_excess (DLM, AIM). */
 #ifndef LOCKSTEP_FEATURE_FLOAT_ADM_H
 #define LOCKSTEP_FEATURE_FLOAT_ADM_H
 
@@ -165,7 +166,7 @@ LS_HD static inline void ls_float_adm_decouple_px(const float o[3], const float 
     }
 }
 
-/* CSF-filtered value of a weighted value c (§7.1): double constant and product, one rounding. */
+/* CSF-filtered value of a weighted value c (§7.1): double constant and product, then float. */
 LS_HD static inline float ls_float_adm_csf_filter(float c)
 {
     return (float)(LS_FLOAT_ADM_ONE_BY_30 * (double)fabsf(c));
