@@ -2,8 +2,8 @@
  * with the host's reciprocal table in constant memory. Compiled by the test float_adm_nvcc. */
 #include "core/portable.h"
 #include "core/rcp.h"
-__constant__ ls_u32 rcp_table[LS_RCP_TABLE_SIZE];
-#define LS_FLOAT_ADM_RCP_APPROX(x) ls_rcp_from_table(x, rcp_table)
+__constant__ ls_u32 rcp_table[1 << LS_RCP_INTEL_BITS]; /* 2^ls_rcp_table_bits() on the host */
+#define LS_FLOAT_ADM_RCP_APPROX(x) ls_rcp_from_table(x, rcp_table, LS_RCP_INTEL_BITS)
 #include "feature/float_adm.h"
 
 extern "C" __global__ void float_adm_header_check(const float *o, const float *t, float *r,

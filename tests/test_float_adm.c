@@ -182,18 +182,27 @@ static void test_tables(const char *path)
 static void test_rcp(int exhaustive)
 {
     const int intel = !strcmp(cpu_vendor(), "GenuineIntel");
-    ls_u32 table[LS_RCP_TABLE_SIZE];
-    ls_rcp_table(table);
-    unsigned intel_entries = 0;
-    for (ls_u32 i = 0; i < LS_RCP_TABLE_SIZE; i++)
-        intel_entries += table[i] == ls_rcp_intel_entry(i);
-    if (LS_RCP_MODE == LS_RCP_HOST && !intel)
-        printf("rcp: %s host: %u of %d table entries equal Intel's\n", cpu_vendor(), intel_entries,
-               LS_RCP_TABLE_SIZE);
-    else
-        CHECK(intel_entries == LS_RCP_TABLE_SIZE, "%u of %d table entries equal Intel's model",
-              intel_entries, LS_RCP_TABLE_SIZE);
-    const int intel_model = LS_RCP_MODE != LS_RCP_HOST || intel;
+    const int intel_model = LS_RCP_MODE != LS_RCP_HOST || intel; /* ls_rcp_approx is Intel's */
+    const unsigned bits = ls_rcp_table_bits();
+    printf("rcp: the %u leading fraction bits decide the approximation (%s, %s), table of %u "
+           "entries\n", bits, LS_RCP_MODE == LS_RCP_HOST ? "the host's RCPSS" : "Intel's model",
+           cpu_vendor(), 1u << bits);
+    if (intel_model)
+        CHECK(bits == LS_RCP_INTEL_BITS, "Intel's approximation depends on %u bits, not %d", bits,
+              LS_RCP_INTEL_BITS);
+    ls_u32 *table = malloc(sizeof(ls_u32) << bits);
+    ls_rcp_table(table, bits);
+    if (bits == LS_RCP_INTEL_BITS) {
+        unsigned intel_entries = 0;
+        for (ls_u32 i = 0; i < (1u << bits); i++)
+            intel_entries += table[i] == ls_rcp_intel_entry(i);
+        if (intel_model)
+            CHECK(intel_entries == 1u << bits, "%u of %u table entries equal Intel's model",
+                  intel_entries, 1u << bits);
+        else
+            printf("rcp: %s host: %u of %u table entries equal Intel's\n", cpu_vendor(),
+                   intel_entries, 1u << bits);
+    }
 
     uint64_t cases = 0, bad_table = 0, bad_intel = 0;
     uint32_t first_table = 0, first_intel = 0;
@@ -201,7 +210,7 @@ static void test_rcp(int exhaustive)
     do {                                                                                           \
         const float x_ = bits_float(u), r_ = ls_rcp_approx(x_);                                    \
         cases++;                                                                                   \
-        if (!same_float(ls_rcp_from_table(x_, table), r_) && !bad_table++)                         \
+        if (!same_float(ls_rcp_from_table(x_, table, bits), r_) && !bad_table++)                   \
             first_table = (u);                                                                     \
         if (intel_model && !same_float(ls_rcp_intel(x_), r_) && !bad_intel++)                      \
             first_intel = (u);                                                                     \
@@ -222,12 +231,15 @@ static void test_rcp(int exhaustive)
             for (uint32_t m = 0; m < (1u << 23); m++)
                 for (uint32_t s = 0; s < 2; s++)
                     RCP_CASE((s << 31) | (full[k] << 23) | m);
-        /* every exponent with a normal reciprocal: each table entry, three low-bit patterns */
+        /* every exponent with a normal reciprocal: each table entry (up to 4096 of them), three
+         * patterns of the bits below */
+        const uint32_t pbits = bits < 12 ? bits : 12, shift = 23 - pbits;
         for (uint32_t e = 1; e <= 252; e++)
-            for (uint32_t i = 0; i < LS_RCP_TABLE_SIZE; i++) {
-                const uint32_t lows[3] = { 0, 0xfff, rnd() & 0xfff };
+            for (uint32_t i = 0; i < (1u << pbits); i++) {
+                const uint32_t lows[3] = { 0, ~0u, rnd() };
                 for (unsigned l = 0; l < 3; l++)
-                    RCP_CASE((rnd() & 0x80000000u) | (e << 23) | (i << 12) | lows[l]);
+                    RCP_CASE((rnd() & 0x80000000u) | (e << 23) | (i << shift) |
+                             (lows[l] & ((1u << shift) - 1)));
             }
         /* architectural cases: zeros, infinities, NaNs (quieted) */
         static const uint32_t special[] = { 0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u,
@@ -251,6 +263,7 @@ static void test_rcp(int exhaustive)
         }
     }
 #undef RCP_CASE
+    free(table);
     CHECK(!bad_table,
           "sampled table: %" PRIu64 " of %" PRIu64 " inputs differ from the host, first %08x",
           bad_table, cases, first_table);

@@ -21,7 +21,9 @@
  *                an AMD host too, where it reproduces the goldens made on Intel);
  *   LS_RCP_DIVIDE                    float_adm divides (t / d) as the reference does when built
  *                without SSE2 (e.g. on ARM); ls_rcp_approx is then the Intel model, unused.
- * A GPU twin uploads ls_rcp_table() at init and calls ls_rcp_from_table(): the host's bits. */
+ * A GPU twin uploads ls_rcp_table() at init and calls ls_rcp_from_table(): the host's bits. The
+ * table has 2^ls_rcp_table_bits() entries, the resolution probed on the host (Intel: 11 bits,
+ * 2048 entries, 8 KB), so it stays exact on a vendor whose table is finer. */
 #ifndef LOCKSTEP_CORE_RCP_H
 #define LOCKSTEP_CORE_RCP_H
 
@@ -39,11 +41,11 @@
 #endif
 #endif
 
-#define LS_RCP_TABLE_BITS 11
-#define LS_RCP_TABLE_SIZE (1 << LS_RCP_TABLE_BITS)
+/* Intel's table: 11 leading fraction bits */
+#define LS_RCP_INTEL_BITS 11
 
-/* The result for input bits u, given the float bits `entry` of the reciprocal of
- * 1 + i/2048 (i = the 11 leading fraction bits of u). */
+/* The result for input bits u, given the float bits `entry` of the approximation of the
+ * reciprocal of 1.f (f = the leading fraction bits of u that decide it, the rest zero). */
 LS_HD static inline float ls_rcp_scale(ls_u32 u, ls_u32 entry)
 {
     const ls_u32 sign = u & 0x80000000u, e = (u >> 23) & 0xffu;
@@ -57,14 +59,14 @@ LS_HD static inline float ls_rcp_scale(ls_u32 u, ls_u32 entry)
     return ls_bits_float(sign | ((ls_u32)re << 23) | (entry & 0x7fffffu));
 }
 
-/* The approximation from a table of LS_RCP_TABLE_SIZE float bits (as ls_rcp_table fills it). */
-LS_HD static inline float ls_rcp_from_table(float x, LS_GLOBAL const ls_u32 *table)
+/* The approximation from a table of 2^bits float bits (as ls_rcp_table fills it). */
+LS_HD static inline float ls_rcp_from_table(float x, LS_GLOBAL const ls_u32 *table, unsigned bits)
 {
     const ls_u32 u = ls_float_bits(x);
-    return ls_rcp_scale(u, table[(u >> 12) & (LS_RCP_TABLE_SIZE - 1)]);
+    return ls_rcp_scale(u, table[(u & 0x7fffffu) >> (23 - bits)]);
 }
 
-/* Entry i of Intel's table, as float bits. */
+/* Entry i of Intel's table (i < 2^11), as float bits. */
 LS_HD static inline ls_u32 ls_rcp_intel_entry(ls_u32 i)
 {
     const ls_u32 d = 4097u + 2u * i;
@@ -76,7 +78,7 @@ LS_HD static inline ls_u32 ls_rcp_intel_entry(ls_u32 i)
 LS_HD static inline float ls_rcp_intel(float x)
 {
     const ls_u32 u = ls_float_bits(x);
-    return ls_rcp_scale(u, ls_rcp_intel_entry((u >> 12) & (LS_RCP_TABLE_SIZE - 1)));
+    return ls_rcp_scale(u, ls_rcp_intel_entry((u & 0x7fffffu) >> (23 - LS_RCP_INTEL_BITS)));
 }
 
 #if !defined(__CUDACC__) && !defined(LS_OPENCL_C)
@@ -103,10 +105,14 @@ static inline __m256 ls_rcp_approx_m256(__m256 x)
 #endif
 #endif
 
-/* Fills table[i] with the float bits of ls_rcp_approx(1 + i/2048): with ls_rcp_from_table it
- * reproduces ls_rcp_approx for every normal input whose reciprocal is normal, and for zero,
- * infinity and NaN. */
-void ls_rcp_table(ls_u32 table[LS_RCP_TABLE_SIZE]);
+/* The number of leading fraction bits that decide ls_rcp_approx on [1, 2): probed over all 2^23
+ * inputs there (a few ms; Intel: 11). */
+unsigned ls_rcp_table_bits(void);
+
+/* Fills table[i], i < 2^bits, with the float bits of ls_rcp_approx(1 + i * 2^-bits): with
+ * ls_rcp_from_table and bits = ls_rcp_table_bits() it reproduces ls_rcp_approx for every normal
+ * input whose reciprocal is normal, and for zero, infinity and NaN (the test checks it). */
+void ls_rcp_table(ls_u32 *table, unsigned bits);
 #endif
 
 #endif
