@@ -319,6 +319,12 @@ def main():
     tiny = ["-n", "-r", os.path.join(fx, "p11d_ref.y4m"), "-d", os.path.join(fx, "p11d_dis.y4m")]
     expect_error(cli, work, "frame smaller than psnr_hvs's block", tiny + ["--feature", "psnr_hvs"], "8x8 block")
     expect_error(cli, work, "frame smaller than float_ssim's window", tiny + ["--feature", "float_ssim"], "11x11")
+    expect_error(cli, work, "frame smaller than float_adm's pyramid", tiny + ["--feature", "float_adm"], "float_adm: frame 7x7", "smallest size that works is 17x17")
+    expect_error(cli, work, "frame height below float_adm's pyramid", ["-n", "-r", os.path.join(fx, "p11b_ref.y4m"), "-d", os.path.join(fx, "p11b_dis.y4m"), "--feature", "float_adm"], "17x13", "17x17")
+    expect_error(cli, work, "float_adm option out of range", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "float_adm=adm_csf_mode=10"], "adm_csf_mode", "range")
+    expect_error(cli, work, "float_adm's omission-only default", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "float_adm=adm_skip_aim_scale=-1"], "adm_skip_aim_scale", "range")
+    expect_error(cli, work, "float_adm alias is not a key", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "float_adm=egl=1"], "unknown option \"egl\"")
+    expect_error(cli, work, "float_adm malformed number", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "float_adm=adm_p_norm=3x"], "adm_p_norm", "3x")
     expect_error(cli, work, "chroma smaller than psnr_hvs's block", ["-n", "-r", os.path.join(fx, "p11b_ref.y4m"), "-d", os.path.join(fx, "p11b_dis.y4m"), "--feature", "psnr_hvs"], "enable_chroma=false")
     expect_error(cli, work, "malformed boolean", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "psnr=enable_chroma=yes"], "enable_chroma", "yes")
     expect_error(cli, work, "malformed number", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "psnr=min_sse=1x"], "min_sse", "1x")
@@ -390,6 +396,17 @@ def main():
             check(f"--parity {backend} without a device ({'built' if built else 'not built'}) "
                   f"is refused", ok, p.stderr.strip())
             print(f"     (SKIP {backend} parity: {lines[-1] if lines else ''})")
+
+    # Output names with feature parameters: suffixed, except float_adm's debug name "adm".
+    named, e = report(["--feature", "float_adm=adm_enhn_gain_limit=1:debug=true", "--frame_cnt", "2"])
+    scales = [f"adm_scale{i}_egl_1" for i in range(4)]
+    per_scale = [f"adm_{k}_scale{i}_egl_1" for i in range(4) for k in ("num", "den")]
+    want = ["adm2_egl_1", "aim_egl_1", "adm3_egl_1"] + scales + ["adm", "adm_num_egl_1", "adm_den_egl_1"] + per_scale
+    got = list(named["frames"][0]["metrics"]) if named else []
+    check("float_adm names with adm_enhn_gain_limit=1 and debug", got == want, f"{got} {e}")
+    plain, e = report(["--feature", "float_adm", "--frame_cnt", "2"])
+    got = list(plain["frames"][0]["metrics"]) if plain else []
+    check("float_adm default names", got == ["adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3"], f"{got} {e}")
 
     # Frame selection.
     sub, e = report(["--feature", "psnr", "--subsample", "3"])

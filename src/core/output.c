@@ -14,6 +14,13 @@ static const struct { const char *name, *alias; } aliases[] = {
     { "VMAF_integer_feature_motion_score", "integer_motion" },
     { "VMAF_integer_feature_motion2_score", "integer_motion2" },
     { "VMAF_integer_feature_motion3_score", "integer_motion3" },
+    { "VMAF_feature_adm2_score", "adm2" },
+    { "VMAF_feature_aim_score", "aim" },
+    { "VMAF_feature_adm3_score", "adm3" },
+    { "VMAF_feature_adm_scale0_score", "adm_scale0" },
+    { "VMAF_feature_adm_scale1_score", "adm_scale1" },
+    { "VMAF_feature_adm_scale2_score", "adm_scale2" },
+    { "VMAF_feature_adm_scale3_score", "adm_scale3" },
     { NULL, NULL },
 };
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/registry.h"
+#include "feature/float_adm.h"
 #include "feature/motion.h"
 #include "feature/psnr.h"
 #include "feature/psnr_hvs.h"
@@ -24,6 +25,7 @@ const LsExtractor *const ls_extractors[] = {
     &ls_fex_psnr_hvs,
     &ls_fex_motion,
     &ls_fex_ssim,
+    &ls_fex_float_adm,
 #if LOCKSTEP_HAVE_CUDA
     &ls_fex_psnr_cuda,
     &ls_fex_psnr_hvs_cuda,
