@@ -22,10 +22,17 @@ FAMILIES = {
              ("float_ssim:enable_lcs", "upstream"), ("ssim", "fork")],
     "motion": [("float_motion", "upstream"), ("float_motion:motion_force_zero", "upstream"),
                ("float_motion:motion_max_val=2", "upstream"), ("motion", "upstream")],
+    "cambi": [("cambi", "upstream"),
+              # the CAMBI input of the VMAF v1 models (the same options in all eight)
+              ("vmaf_v1.0.16_3d0h", "upstream",
+               "cambi=cambi_high_res_speedup=1080:cambi_max_val=17:cambi_vis_lum_threshold=0.06",
+               "cambi_")],
 }
+# An entry is (run id, anchor) or (run id, anchor, feature, prefix): a run of a model whose values
+# named PREFIX... come from one of its features, scored alone with --feature FEATURE.
 # Where upstream could not read a fixture (4:0:0 8-bit, odd 4:2:0 sizes), the fork's value is the
 # same algorithm for these extractors (golden/README.md: identical wherever both computed).
-FORK_FALLBACK = {"psnr", "float_ssim", "float_motion"}
+FORK_FALLBACK = {"psnr", "float_ssim", "float_motion", "cambi"}
 # Deliberate refusals: lockstep errors out with a message containing the text. Where the message
 # suggests options that make the input scorable, the run with them is compared on luma.
 REFUSALS = {
@@ -33,6 +40,9 @@ REFUSALS = {
     ("p11d", "psnr_hvs"): ("8x8 block", None),
     ("p11c", "float_ssim"): ("11x11", None),
     ("p11d", "float_ssim"): ("11x11", None),
+    ("p11b", "cambi"): ("a width or a height of at least 216", None),
+    ("p11c", "cambi"): ("a width or a height of at least 216", None),
+    ("p11d", "cambi"): ("a width or a height of at least 216", None),
 }
 
 
@@ -47,9 +57,9 @@ def same(ours, gold):
     return float(ours) == float(gold)
 
 
-def compare(gold, ours, luma_only, with_aggregates):
-    skip = lambda k: luma_only and (k.endswith("_cb") or k.endswith("_cr") or k == "psnr_hvs"
-                                    or k.startswith("apsnr"))
+def compare(gold, ours, luma_only, with_aggregates, prefix=""):
+    skip = lambda k: not k.startswith(prefix) or luma_only and (
+        k.endswith("_cb") or k.endswith("_cr") or k == "psnr_hvs" or k.startswith("apsnr"))
     n, diffs = 0, []
     mine_frames = {f["frameNum"]: f["metrics"] for f in ours.get("frames", [])}
     for f in gold.get("frames", []):
@@ -102,7 +112,8 @@ def main():
         fid = fx["id"]
         ref = os.path.join(args.fixtures, f"{fid}_ref.y4m")
         dis = os.path.join(args.fixtures, f"{fid}_dis.y4m")
-        for run_id, anchor in FAMILIES[args.family]:
+        for run_id, anchor, *part in FAMILIES[args.family]:
+            feature_of_model, prefix = part if part else (None, "")
             gold_run = None
             luma_only = False
             used = anchor
@@ -122,7 +133,7 @@ def main():
                     # the fork reads 8-bit mono as 4:2:0 with flat chroma: only luma is a reference
                     luma_only = a == "fork" and fx["pixel_format"] == "400"
                     break
-            extractor = run_id.split(":")[0]
+            extractor = (feature_of_model or run_id).split(":")[0].split("=")[0]
             if extractor not in built:
                 missing.add(extractor)
                 continue
@@ -134,7 +145,7 @@ def main():
                 opts = run_id.split(":", 1)[1]
                 if "=" not in opts:
                     opts += "=true"
-            feature = extractor + ("=" + opts if opts else "")
+            feature = feature_of_model or extractor + ("=" + opts if opts else "")
             out = os.path.join(args.work, f"{fid}.{run_id.replace(':', '_').replace('=', '-')}.json")
             cmd = [args.cli, "-r", ref, "-d", dis, "--feature", feature, "-n", "-q", "--json",
                    "--precision", "max", "-o", out, "--threads", args.threads, "--cpumask", args.cpumask]
@@ -161,7 +172,8 @@ def main():
                 continue
             ours = json.load(open(out), parse_constant=parse_number)
             # the fork's APSNR is its own variant (psnr.md §3.5): its aggregates are no reference
-            n, diffs = compare(gold_run["output_scalar"], ours, luma_only, used == anchor)
+            n, diffs = compare(gold_run["output_scalar"], ours, luma_only, used == anchor,
+                                  prefix)
             runs_done += 1
             total_values += n
             total_diffs += len(diffs)

@@ -14,6 +14,7 @@ static const struct { const char *name, *alias; } aliases[] = {
     { "VMAF_integer_feature_motion_score", "integer_motion" },
     { "VMAF_integer_feature_motion2_score", "integer_motion2" },
     { "VMAF_integer_feature_motion3_score", "integer_motion3" },
+    { "Cambi_feature_cambi_score", "cambi" },
     { NULL, NULL },
 };
 
