@@ -112,6 +112,21 @@ def main():
     expect_error(cli, work, "frame smaller than psnr_hvs's block", tiny + ["--feature", "psnr_hvs"], "8x8 block")
     expect_error(cli, work, "frame smaller than float_ssim's window", tiny + ["--feature", "float_ssim"], "11x11")
     expect_error(cli, work, "chroma smaller than psnr_hvs's block", ["-r", os.path.join(fx, "p11b_ref.y4m"), "-d", os.path.join(fx, "p11b_dis.y4m"), "--feature", "psnr_hvs"], "enable_chroma=false")
+    # cambi: frames below its smallest size, option values it refuses, samples above the depth
+    cambi = lambda opts: ["--no_prediction", "--feature", "cambi" + ("=" + opts if opts else "")]
+    expect_error(cli, work, "frame smaller than cambi's 216", tiny + cambi(""), "cambi", "at least 216")
+    expect_error(cli, work, "cambi: unknown EOTF", ["-r", two_ref, "-d", two_dis] + cambi("eotf=hlg"), "unknown EOTF \"hlg\"")
+    expect_error(cli, work, "cambi: explicit 0 for an encoding size", ["-r", two_ref, "-d", two_dis] + cambi("enc_width=0"), "enc_width", "out of range")
+    expect_error(cli, work, "cambi: window too large for the reciprocal table", ["-r", os.path.join(fx, "p09_ref.y4m"), "-d", os.path.join(fx, "p09_dis.y4m")] + cambi("window_size=127:cambi_max_val=5:src_width=2560:src_height=1440"), "gives a window of 85", "src_width/src_height")
+    expect_error(cli, work, "cambi: heat maps in an uncreatable directory", ["-r", two_ref, "-d", two_dis] + cambi("heatmaps_path=/proc/cambi/x"), "cannot create the heat-map directory")
+    data10 = open(os.path.join(fx, "p02_dis.y4m"), "rb").read()
+    h10, rest10 = data10.split(b"\n", 1)
+    f10 = rest10.split(b"FRAME\n")
+    bad = bytearray(f10[2])
+    bad[2 * (576 * 100 + 33)] = bad[2 * (576 * 100 + 33) + 1] = 0xff
+    f10[2] = bytes(bad)
+    over = write(os.path.join(work, "over10.y4m"), h10 + b"\n" + b"FRAME\n".join(f10))
+    expect_error(cli, work, "cambi: a 10-bit sample above 1023", ["-r", os.path.join(fx, "p02_ref.y4m"), "-d", over] + cambi(""), "at index 1", "a luma sample is 65535, above 1023")
     expect_error(cli, work, "malformed boolean", ["-r", two_ref, "-d", two_dis, "--feature", "psnr=enable_chroma=yes"], "enable_chroma", "yes")
     expect_error(cli, work, "malformed number", ["-r", two_ref, "-d", two_dis, "--feature", "psnr=min_sse=1x"], "min_sse", "1x")
     expect_error(cli, work, "out-of-range value", ["-r", two_ref, "-d", two_dis, "--feature", "psnr=min_sse=-1"], "min_sse", "range")

@@ -1015,6 +1015,8 @@ static void test_mutations(void)
 
 static void test_pool(void)
 {
+    LsCambiDsp dsp_c;
+    ls_cambi_dsp_init(&dsp_c, 0);
     unsigned cases = 0, shortcut = 0;
     for (int round = 0; round < 200; round++) {
         const unsigned n = 1 + rnd() % 5000;
@@ -1044,7 +1046,7 @@ static void test_pool(void)
         ls_cambi_sums_add(&s, a, n);
         int k = (int)(topk * n);
         k = k < 1 ? 1 : k > (int)n ? (int)n : k;
-        const double fast = ls_cambi_pool(a, n, topk, &s);
+        const double fast = ls_cambi_pool(&dsp_c, a, n, topk, &s);
         const double slow = ls_cambi_pool_select(b, n, (unsigned)k);
         shortcut += memcmp(a, b, n * 4) != 0; /* the shortcut leaves the order alone */
         cases++;
@@ -1060,14 +1062,38 @@ static void test_pool(void)
         c[i] = d[i] = i % 3 ? 0x1.fffffep+13f : 0x1.000002p-1f;
     LsCambiSums s = { 0 };
     ls_cambi_sums_add(&s, c, big);
-    CHECK(double_bits(ls_cambi_pool(c, big, 0.9, &s)) ==
+    CHECK(double_bits(ls_cambi_pool(&dsp_c, c, big, 0.9, &s)) ==
               double_bits(ls_cambi_pool_select(d, big, (unsigned)(0.9 * big))),
           "pool of fine and large values");
     CHECK(memcmp(c, d, sizeof(float) * big) == 0, "the inexact case did not select");
     free(c);
     free(d);
-    printf("pool: %u random cases equal the reference selection (%u of them by the shortcut)\n", cases,
-           shortcut);
+    /* the vector selection leaves the same arrangement as the reference's */
+    unsigned n_sel = 0, bad_sel = 0;
+    if (have_avx2()) {
+        LsCambiDsp dsp_v;
+        ls_cambi_dsp_init(&dsp_v, LS_CPU_FLAG_AVX2);
+        for (int round = 0; round < 300; round++) {
+            const unsigned n = 1 + rnd() % (round < 250 ? 3000 : 300000);
+            float *a = malloc(n * 4), *b = malloc(n * 4);
+            const unsigned zeros = rnd() % 101, levels = 1 + rnd() % (round % 3 ? 5 : 100000);
+            for (unsigned i = 0; i < n; i++)
+                a[i] = b[i] = rnd() % 100 < zeros ? 0.0f : (float)(1 + rnd() % levels) * 0.25f;
+            const unsigned k = round % 7 == 0 ? n : (unsigned)(rnd() % n);
+            ls_cambi_select_c(a, n, k);
+            dsp_v.select(b, n, k);
+            n_sel++;
+            if (memcmp(a, b, n * 4)) {
+                bad_sel++;
+                CHECK(0, "select avx2: n %u k %u zeros %u%% levels %u", n, k, zeros, levels);
+            }
+            free(a);
+            free(b);
+        }
+    }
+    printf("pool: %u random cases equal the reference selection (%u of them by the shortcut); "
+           "select avx2 vs c: %u cases, %u differ\n",
+           cases, shortcut, n_sel, bad_sel);
 }
 
 /* ---- names and option semantics ---- */
@@ -1404,14 +1430,25 @@ static void test_refusals(void)
                    "cambi: window_size 127 at 2560x1440 (frame) gives a window of 85, larger than "
                    "the 65 that the reciprocal table allows");
     expect_refusal(NULL, 0, 5120, 2880, 8, "use cambi_high_res_speedup=1080, a smaller "
-                                          "window_size, or enc_width/enc_height");
+                                          "window_size, or enc_width/enc_height and "
+                                          "src_width/src_height of at most 3840x2160");
+    expect_accept((Opt[]){ { "cambi_high_res_speedup", "1080" } }, 1, 7680, 4320);
     expect_refusal((Opt[]){ { "enc_width", "3840" }, { "enc_height", "2160" } }, 2, 5120, 2880, 8,
                    "cambi: window_size 65 at 5120x2880 (frame) gives a window of 87, larger than the "
                    "65 that the reciprocal table allows (window_size 65 works up to width + height "
                    "= 6092); use cambi_high_res_speedup=1080, a smaller window_size, or "
                    "src_width/src_height of at most 3840x2160");
     expect_refusal((Opt[]){ { "src_width", "7680" }, { "src_height", "4320" } }, 2, 3840, 2160, 8,
-                   "src_width x src_height) gives a window of 131");
+                   "src_width x src_height) gives a window of 131, larger than the 65 that the "
+                   "reciprocal table allows (window_size 65 works up to width + height = 6092); "
+                   "use cambi_high_res_speedup=1080, a smaller window_size, or "
+                   "src_width/src_height of at most 3840x2160");
+    expect_refusal((Opt[]){ { "enc_width", "960" }, { "enc_height", "540" }, { "src_width", "2560" },
+                            { "src_height", "1440" }, { "window_size", "127" } },
+                   5, 1920, 1080, 8, "(src_width x src_height) gives a window of 85, larger than "
+                                     "the 65 that the reciprocal table allows (window_size 65 works "
+                                     "up to width + height = 6092); use a smaller window_size, or "
+                                     "src_width/src_height of at most 3840x2160");
     /* full reference: a source larger than the input, and sizes larger in one direction only */
     expect_refusal((Opt[]){ { "full_ref", "true" }, { "src_width", "400" }, { "src_height", "300" } },
                    3, 320, 240, 8, "src_width x src_height 400x300 is larger than the input 320x240");
@@ -1500,7 +1537,7 @@ static int bench(const char *path, unsigned w, unsigned h, unsigned frame)
             const double t2 = now();
             ls_cambi_c_values(&d, &t, &m, c, img, mask, w, w, h, window, &sums);
             const double t3 = now();
-            volatile double s = ls_cambi_pool(c, w * h, 0.6, &sums);
+            volatile double s = ls_cambi_pool(&d, c, w * h, 0.6, &sums);
             (void)s;
             const double t4 = now();
             const double dt[4] = { t1 - t0, t2 - t1, t3 - t2, t4 - t3 };

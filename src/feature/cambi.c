@@ -202,35 +202,17 @@ int ls_cambi_thresholds(LsCambiThresholds *t, const char *eotf_name, double tvi_
 
 double ls_cambi_pool_select(float *c, unsigned n, unsigned k)
 {
-    if (k < n) {
-        /* the reference's quickselect: the k largest end in c[0..k-1], in this order */
-        int lo = 0, hi = (int)n - 1;
-        const int kk = (int)k;
-        while (lo < hi) {
-            const float piv = c[kk];
-            int i = lo, j = hi;
-            do {
-                while (c[i] > piv)
-                    i++;
-                while (c[j] < piv)
-                    j--;
-                if (i <= j) {
-                    const float x = c[i];
-                    c[i] = c[j];
-                    c[j] = x;
-                    i++;
-                    j--;
-                }
-            } while (i <= j);
-            if (j < kk)
-                lo = i;
-            if (kk < i)
-                hi = j;
-        }
-    }
+    ls_cambi_select_c(c, n, k);
+    return ls_cambi_top_mean(c, k);
+}
+
+double ls_cambi_top_mean(const float *c, unsigned k)
+{
+    /* in index order; +0.0 leaves a non-negative double sum as it is */
     double sum = 0.0;
     for (unsigned t = 0; t < k; t++)
-        sum += (double)c[t];
+        if (c[t] != 0.0f)
+            sum += (double)c[t];
     return sum / (double)k;
 }
 
@@ -255,7 +237,8 @@ void ls_cambi_sums_add(LsCambiSums *sums, const float *c, unsigned n)
     }
 }
 
-double ls_cambi_pool(float *c, unsigned n, double topk, const LsCambiSums *sums)
+double ls_cambi_pool(const LsCambiDsp *dsp, float *c, unsigned n, double topk,
+                     const LsCambiSums *sums)
 {
     int k = (int)(topk * (double)n);
     k = k < 1 ? 1 : k > (int)n ? (int)n : k;
@@ -269,7 +252,8 @@ double ls_cambi_pool(float *c, unsigned n, double topk, const LsCambiSums *sums)
         if ((sums->total >> g) < ((uint64_t)1 << 53))
             return ldexp((double)sums->total, -24) / (double)k;
     }
-    return ls_cambi_pool_select(c, n, (unsigned)k);
+    dsp->select(c, n, (unsigned)k);
+    return ls_cambi_top_mean(c, (unsigned)k);
 }
 
 /* ---- init ---- */
@@ -468,15 +452,19 @@ static int state_init(LsCambiState *s, const LsFex *fex, unsigned bpc, unsigned 
     const int win = ls_cambi_adjust_window(o->window_size, ew, eh, s->speedup);
     const int src_win = ls_cambi_adjust_window(o->window_size, sw, sh, s->speedup);
     if (win > LS_CAMBI_MAX_WINDOW || src_win > LS_CAMBI_MAX_WINDOW) {
-        const bool enc = win > LS_CAMBI_MAX_WINDOW;
+        /* what would help: the speed-up where it can apply to this size, a smaller window,
+         * smaller working sizes (both when both windows are too large) */
+        const bool enc = win > LS_CAMBI_MAX_WINDOW, src = src_win > LS_CAMBI_MAX_WINDOW;
+        const bool can_speed_up = !s->speedup && speedup_applies(1080, ew, eh);
         return ls_fex_error(
             fex,
             "cambi: window_size %d at %ux%u (%s) gives a window of %d, larger than the %d that the "
-            "reciprocal table allows (window_size 65 works up to width + height = 6092); use "
-            "cambi_high_res_speedup=1080, a smaller window_size, or %s of at most 3840x2160",
+            "reciprocal table allows (window_size 65 works up to width + height = 6092); use %sa "
+            "smaller window_size, or %s%s%s of at most 3840x2160",
             o->window_size, enc ? ew : sw, enc ? eh : sh, enc ? enc_what : src_what,
             enc ? win : src_win, LS_CAMBI_MAX_WINDOW,
-            enc ? "enc_width/enc_height" : "src_width/src_height");
+            can_speed_up ? "cambi_high_res_speedup=1080, " : "", enc ? "enc_width/enc_height" : "",
+            enc && src ? " and " : "", src ? "src_width/src_height" : "");
     }
     int err = geometry_init(fex, &s->dist, enc_what, ew, eh, o->window_size, s->speedup, w, h);
     if (!err && o->full_ref)
@@ -690,7 +678,7 @@ static int score_picture(const LsCambiState *s, const LsCambiDsp *dsp, Scratch *
         if (heatmaps && s->heatmap_fd[k] >= 0 &&
             (err = heatmap_write(s, k, x->c, w, h, index, x->tmp)))
             return err;
-        scale_score[k] = ls_cambi_pool(x->c, w * h, s->topk, &sums);
+        scale_score[k] = ls_cambi_pool(dsp, x->c, w * h, s->topk, &sums);
     }
     *score = ls_cambi_frame_score(scale_score, g->window);
     return 0;

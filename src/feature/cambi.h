@@ -77,13 +77,6 @@ typedef struct LsCambiSums {
 /* Adds c[0..n-1] to sums. */
 void ls_cambi_sums_add(LsCambiSums *sums, const float *c, unsigned n);
 
-/* Spatial pooling of one scale (§7): the mean of the k = clamp((int)(topk * n), 1, n) largest
- * c-values, summed in double in the order the reference's selection leaves them. sums: of all n
- * values. c may be reordered. */
-double ls_cambi_pool(float *c, unsigned n, double topk, const LsCambiSums *sums);
-/* The reference's selection and sum, always (the test oracle of ls_cambi_pool's shortcut). */
-double ls_cambi_pool_select(float *c, unsigned n, unsigned k);
-
 /* The three outputs of full-reference mode (§1) and the plain score, each capped. */
 static inline double ls_cambi_cap(double x, double max_val) { return x < max_val ? x : max_val; }
 static inline double ls_cambi_full_reference(double dist, double src, double max_val)
@@ -135,6 +128,11 @@ typedef void (*LsCambiCRunsFn)(float *c, const LsCambiRun *runs, unsigned n, con
                                unsigned w, const uint16_t *hist, ptrdiff_t hist_stride,
                                const LsCambiThresholds *t, LsCambiSums *sums);
 
+/* The reference's quickselect (§7): the k largest values end in c[0..k-1] in the order its
+ * partitions leave them (the double sum over them depends on that order). k <= n; k == n leaves c
+ * alone. */
+typedef void (*LsCambiSelectFn)(float *c, unsigned n, unsigned k);
+
 typedef struct LsCambiDsp {
     LsCambiZeroDerivFn zero_deriv;
     LsCambiMaskRowFn mask_row;
@@ -144,9 +142,20 @@ typedef struct LsCambiDsp {
     LsCambiRunsFn runs;
     LsCambiHistRunsFn hist_runs;
     LsCambiCRunsFn c_runs;
+    LsCambiSelectFn select;
 } LsCambiDsp;
 
 void ls_cambi_dsp_init(LsCambiDsp *dsp, uint64_t cpu_flags);
+
+/* Spatial pooling of one scale (§7): the mean of the k = clamp((int)(topk * n), 1, n) largest
+ * c-values, summed in double in the order the reference's selection leaves them. sums: of all n
+ * values. c may be reordered. */
+double ls_cambi_pool(const LsCambiDsp *dsp, float *c, unsigned n, double topk,
+                     const LsCambiSums *sums);
+/* The reference's selection and sum, always (the test oracle of ls_cambi_pool's shortcut). */
+double ls_cambi_pool_select(float *c, unsigned n, unsigned k);
+/* (c[0] + ... + c[k - 1]) / k in double, in index order. */
+double ls_cambi_top_mean(const float *c, unsigned k);
 
 /* Whole-picture passes over the row units. */
 static inline size_t ls_cambi_mask_tmp_size(unsigned w) { return (size_t)(w + 64) * 9; }
@@ -183,6 +192,7 @@ void ls_cambi_mode_v_c(uint16_t *out, const uint16_t *up, const uint16_t *mid,
                        const uint16_t *down, unsigned w);
 void ls_cambi_decimate_c(uint16_t *out, uint8_t *mout, const uint16_t *in, const uint8_t *min,
                          unsigned w);
+void ls_cambi_select_c(float *c, unsigned n, unsigned k);
 unsigned ls_cambi_runs_c(LsCambiRun *runs, const uint16_t *vals, const uint8_t *mask, unsigned w,
                          int lo, int hi);
 void ls_cambi_hist_runs_c(uint16_t *hist, ptrdiff_t hist_stride, const LsCambiRun *runs,
@@ -198,6 +208,7 @@ void ls_cambi_mode_v_avx2(uint16_t *out, const uint16_t *up, const uint16_t *mid
                           const uint16_t *down, unsigned w);
 void ls_cambi_decimate_avx2(uint16_t *out, uint8_t *mout, const uint16_t *in, const uint8_t *min,
                             unsigned w);
+void ls_cambi_select_avx2(float *c, unsigned n, unsigned k);
 unsigned ls_cambi_runs_avx2(LsCambiRun *runs, const uint16_t *vals, const uint8_t *mask,
                             unsigned w, int lo, int hi);
 void ls_cambi_hist_runs_avx2(uint16_t *hist, ptrdiff_t hist_stride, const LsCambiRun *runs,

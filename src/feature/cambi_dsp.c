@@ -108,6 +108,35 @@ void ls_cambi_c_runs_c(float *c, const LsCambiRun *runs, unsigned n, const uint1
     ls_cambi_sums_add(sums, c, w);
 }
 
+void ls_cambi_select_c(float *c, unsigned n, unsigned k)
+{
+    if (k >= n)
+        return;
+    int lo = 0, hi = (int)n - 1;
+    const int kk = (int)k;
+    while (lo < hi) {
+        const float piv = c[kk];
+        int i = lo, j = hi;
+        do {
+            while (c[i] > piv)
+                i++;
+            while (c[j] < piv)
+                j--;
+            if (i <= j) {
+                const float x = c[i];
+                c[i] = c[j];
+                c[j] = x;
+                i++;
+                j--;
+            }
+        } while (i <= j);
+        if (j < kk)
+            lo = i;
+        if (kk < i)
+            hi = j;
+    }
+}
+
 void ls_cambi_dsp_init(LsCambiDsp *dsp, uint64_t cpu_flags)
 {
     dsp->zero_deriv = ls_cambi_zero_deriv_c;
@@ -118,6 +147,7 @@ void ls_cambi_dsp_init(LsCambiDsp *dsp, uint64_t cpu_flags)
     dsp->runs = ls_cambi_runs_c;
     dsp->hist_runs = ls_cambi_hist_runs_c;
     dsp->c_runs = ls_cambi_c_runs_c;
+    dsp->select = ls_cambi_select_c;
 #if defined(__x86_64__) || defined(__i386__)
     if (!(cpu_flags & LS_CPU_FLAG_AVX2))
         return;
@@ -129,6 +159,7 @@ void ls_cambi_dsp_init(LsCambiDsp *dsp, uint64_t cpu_flags)
     dsp->runs = ls_cambi_runs_avx2;
     dsp->hist_runs = ls_cambi_hist_runs_avx2;
     dsp->c_runs = ls_cambi_c_runs_avx2;
+    dsp->select = ls_cambi_select_avx2;
 #else
     (void)cpu_flags;
 #endif

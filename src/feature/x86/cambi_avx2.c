@@ -335,3 +335,109 @@ void ls_cambi_c_runs_avx2(float *c, const LsCambiRun *runs, unsigned n, const ui
     }
     sums_flush(sums, &acc);
 }
+
+/* The first x in [i, limit) with c[x] <= p, or limit: a short scalar walk (dense stops), then
+ * vectors (sparse ones). */
+static inline int next_at_most(const float *c, int i, int limit, float p)
+{
+    for (int s = 0; s < 4 && i < limit; s++, i++)
+        if (!(c[i] > p))
+            return i;
+    const __m256 piv = _mm256_set1_ps(p);
+    for (; i + 8 <= limit; i += 8) {
+        const unsigned m =
+            (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(c + i), piv, _CMP_LE_OQ));
+        if (m)
+            return i + __builtin_ctz(m);
+    }
+    while (i < limit && c[i] > p)
+        i++;
+    return i;
+}
+
+/* The last x in (limit, j] with c[x] >= p, or limit. */
+static inline int prev_at_least(const float *c, int j, int limit, float p)
+{
+    for (int s = 0; s < 4 && j > limit; s++, j--)
+        if (!(c[j] < p))
+            return j;
+    const __m256 piv = _mm256_set1_ps(p);
+    for (; j - 8 >= limit; j -= 8) {
+        const unsigned m = (unsigned)_mm256_movemask_ps(
+            _mm256_cmp_ps(_mm256_loadu_ps(c + j - 7), piv, _CMP_GE_OQ));
+        if (m)
+            return j - 7 + (31 - __builtin_clz(m));
+    }
+    while (j > limit && c[j] < p)
+        j--;
+    return j;
+}
+
+/* One reference partition of [lo, hi] around the pivot 0, every value >= 0 (c-values). Its scan
+ * from the right stops at every position, so the walk pairs the zeros met from the left with the
+ * positions hi, hi - 1, ... in turn while the zero lies at or before its partner: each such swap
+ * puts the partner's value in the zero's place and a zero in the partner's. The positions read
+ * ahead of the left scan are never ones already written (partners lie beyond every later zero).
+ * Afterwards j = hi - (swaps) and the left scan ends at j + 1, or past its last zero. */
+static void partition_zero(float *c, int lo, int hi, int *pi, int *pj)
+{
+    const __m256 zero = _mm256_setzero_ps();
+    int r = hi, last = lo - 1;
+    for (int x = lo; x <= r; x += 8) {
+        /* lanes up to r are unwritten; bits of lanes beyond r at use time are not used */
+        unsigned m = 0;
+        if (x + 8 <= r + 1)
+            m = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(c + x), zero, _CMP_EQ_OQ));
+        else
+            for (int b = 0; x + b <= r; b++)
+                m |= (unsigned)(c[x + b] == 0.0f) << b;
+        for (; m; m &= m - 1) {
+            const int z = x + __builtin_ctz(m);
+            if (z > r)
+                goto done;
+            c[z] = c[r];
+            c[r] = 0.0f;
+            r--;
+            last = z;
+        }
+    }
+done:
+    *pj = r;
+    *pi = last + 1 > r + 1 ? last + 1 : r + 1;
+}
+
+/* The reference's partitions (ls_cambi_select_c) with faster scans. Its scalar scans stop at
+ * j + 1 and at i - 1 at the latest: every position above j holds a value <= piv (passed over, or
+ * swapped in), every one below i a value >= piv, and in a pass's first round the pivot's own
+ * position stops both. So scans bounded there, with the bound as the answer when nothing stops
+ * them, walk the same. */
+void ls_cambi_select_avx2(float *c, unsigned n, unsigned k)
+{
+    if (k >= n)
+        return;
+    int lo = 0, hi = (int)n - 1;
+    const int kk = (int)k;
+    while (lo < hi) {
+        const float p = c[kk];
+        int i = lo, j = hi;
+        if (p == 0.0f) {
+            partition_zero(c, lo, hi, &i, &j);
+        } else {
+            do {
+                i = next_at_most(c, i, j + 1, p);
+                j = prev_at_least(c, j, i - 1, p);
+                if (i <= j) {
+                    const float x = c[i];
+                    c[i] = c[j];
+                    c[j] = x;
+                    i++;
+                    j--;
+                }
+            } while (i <= j);
+        }
+        if (j < kk)
+            lo = i;
+        if (kk < i)
+            hi = j;
+    }
+}
