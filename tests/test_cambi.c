@@ -765,11 +765,18 @@ static void test_checkasm(void)
         free(r2);
     }
 
-    /* the c-value pass (histograms, runs, c-values, sums) on whole scales, every window and
-     * contrast count, against the C path */
+    /* the c-value pass (histograms, runs, c-values, sums) on whole scales, every window, 1, 4
+     * and 32 contrast steps, against the C path: AVX2, and AVX-512 where the CPU has it */
+    const bool avx512 = (ls_cpu_detect() & LS_CPU_FLAG_AVX512) != 0;
+    LsCambiDsp v512;
+    ls_cambi_dsp_init(&v512, LS_CPU_FLAG_AVX2 | LS_CPU_FLAG_AVX512);
+    CHECK(!avx512 || (v512.c_runs != v.c_runs && v512.hist_runs != v.hist_runs),
+          "AVX-512 variants not installed");
+    const LsCambiDsp *variants[2] = { &v, &v512 };
     static const unsigned sizes[][2] = { { 1, 1 },   { 5, 3 },    { 17, 9 },   { 33, 40 },
                                          { 64, 31 }, { 131, 67 }, { 300, 97 }, { 1283, 45 } };
-    unsigned n_pass = 0, bad_pass = 0;
+    static const int windows[] = { 1, 3, 9, 17, 33, 65 };
+    unsigned n_pass[2] = { 0, 0 }, bad_pass[2] = { 0, 0 };
     for (unsigned si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
         const unsigned w = sizes[si][0], h = sizes[si][1];
         uint16_t *img = malloc((size_t)w * h * 2);
@@ -778,32 +785,37 @@ static void test_checkasm(void)
         for (int fill = 0; fill < 6; fill++) {
             for (unsigned i = 0; i < h; i++)
                 make_row(img + i * w, mask + i * w, w, fill);
-            for (int mlc = fill % 3 == 0 ? 0 : fill % 3 == 1 ? 2 : 5, once = 1; once; once = 0) {
-                static const int windows[] = { 1, 3, 9, 17, 33, 65 };
-                for (unsigned wi = 0; wi < 6; wi++) {
-                    LsCambiThresholds t;
-                    ls_cambi_thresholds(&t, mlc == 3 ? "pq" : "bt1886", 0.019, mlc,
-                                        mlc == 1 ? 1.0 : 0.0);
-                    LsCambiWindowMem m1, m2;
-                    ls_cambi_window_mem_alloc(&m1, &t, w, windows[wi]);
+            const int mlc = fill % 3 == 0 ? 0 : fill % 3 == 1 ? 2 : 5;
+            LsCambiThresholds t;
+            ls_cambi_thresholds(&t, fill == 4 ? "pq" : "bt1886", 0.019, mlc, fill == 1 ? 1.0 : 0.0);
+            for (unsigned wi = 0; wi < 6; wi++) {
+                LsCambiWindowMem m1;
+                ls_cambi_window_mem_alloc(&m1, &t, w, windows[wi]);
+                LsCambiSums s1 = { 0 };
+                ls_cambi_c_values(&c, &t, &m1, c1, img, mask, w, w, h, windows[wi], &s1);
+                for (int vi = 0; vi < (avx512 ? 2 : 1); vi++) {
+                    LsCambiWindowMem m2;
                     ls_cambi_window_mem_alloc(&m2, &t, w, windows[wi]);
-                    LsCambiSums s1 = { 0 }, s2 = { 0 };
-                    ls_cambi_c_values(&c, &t, &m1, c1, img, mask, w, w, h, windows[wi], &s1);
-                    ls_cambi_c_values(&v, &t, &m2, c2, img, mask, w, w, h, windows[wi], &s2);
+                    LsCambiSums s2 = { 0 };
+                    ls_cambi_c_values(variants[vi], &t, &m2, c2, img, mask, w, w, h, windows[wi],
+                                      &s2);
                     /* the histograms (slack included) are all zero again */
-                    const size_t rows = (size_t)((t.hi >= t.lo ? t.hi - t.lo + 1 : 0) + 2 * t.n_diffs);
+                    const int band = t.hi >= t.lo ? t.hi - t.lo + 1 : 0;
+                    const size_t entries = (size_t)(band + 2 * t.n_diffs) * (size_t)m2.hist_stride;
                     bool zero = true;
-                    for (size_t k = 0; k < rows * (size_t)m2.hist_stride; k++)
+                    for (size_t k = 0; k < entries; k++)
                         zero = zero && !m2.mem[k] && !m1.mem[k];
-                    n_pass++;
-                    if (memcmp(c1, c2, (size_t)w * h * 4) || memcmp(&s1, &s2, sizeof(s1)) || !zero) {
-                        bad_pass++;
-                        CHECK(0, "c-value pass %ux%u fill %d mlc %d window %d: %s", w, h, fill,
-                              mlc, windows[wi], zero ? "values differ" : "histograms not zero");
+                    n_pass[vi]++;
+                    if (memcmp(c1, c2, (size_t)w * h * 4) || memcmp(&s1, &s2, sizeof(s1)) ||
+                        !zero) {
+                        bad_pass[vi]++;
+                        CHECK(0, "c-value pass %s %ux%u fill %d mlc %d window %d: %s",
+                              vi ? "avx512" : "avx2", w, h, fill, mlc, windows[wi],
+                              zero ? "values differ" : "histograms not zero");
                     }
-                    ls_cambi_window_mem_free(&m1);
                     ls_cambi_window_mem_free(&m2);
                 }
+                ls_cambi_window_mem_free(&m1);
             }
         }
         free(img);
@@ -811,9 +823,13 @@ static void test_checkasm(void)
         free(c1);
         free(c2);
     }
-    printf("checkasm: row units avx2 vs c: %u cases, %u differ; c-value passes: %u cases, %u "
-           "differ\n",
-           n_cases, n_bad, n_pass, bad_pass);
+    printf("checkasm: row units avx2 vs c: %u cases, %u differ; c-value passes avx2 vs c: %u "
+           "cases, %u differ; avx512 vs c: ",
+           n_cases, n_bad, n_pass[0], bad_pass[0]);
+    if (avx512)
+        printf("%u cases, %u differ\n", n_pass[1], bad_pass[1]);
+    else
+        printf("SKIP (no AVX-512 on this CPU)\n");
 }
 
 /* ---- the whole extractor against the model ---- */
@@ -1089,6 +1105,21 @@ static void test_pool(void)
             }
             free(a);
             free(b);
+        }
+        /* every k of small arrays: the words at both ends of a partition */
+        for (unsigned n = 1; n <= 70; n++) {
+            for (unsigned k = 0; k <= n; k++) {
+                float a[70], b[70];
+                for (unsigned i = 0; i < n; i++)
+                    a[i] = b[i] = rnd() % 3 ? (float)(rnd() % (1 + n % 5)) : 0.0f;
+                ls_cambi_select_c(a, n, k);
+                dsp_v.select(b, n, k);
+                n_sel++;
+                if (memcmp(a, b, n * 4)) {
+                    bad_sel++;
+                    CHECK(0, "select avx2: small n %u k %u", n, k);
+                }
+            }
         }
     }
     printf("pool: %u random cases equal the reference selection (%u of them by the shortcut); "
@@ -1521,9 +1552,13 @@ static int bench(const char *path, unsigned w, unsigned h, unsigned frame)
     ls_cambi_thresholds(&t, "bt1886", 0.019, 2, 0.0);
     const int window = ls_cambi_adjust_window(65, w, h, 0);
     void *tmp = malloc(ls_cambi_mask_tmp_size(w) + 6 * (size_t)w);
-    for (int v = 0; v < 2; v++) {
+    static const char *const names[3] = { "c", "avx2", "avx512" };
+    const uint64_t flags[3] = { 0, LS_CPU_FLAG_AVX2, LS_CPU_FLAG_AVX2 | LS_CPU_FLAG_AVX512 };
+    for (int v = 0; v < 3; v++) {
+        if ((ls_cpu_detect() & flags[v]) != flags[v])
+            continue;
         LsCambiDsp d;
-        ls_cambi_dsp_init(&d, v ? ls_cpu_detect() : 0);
+        ls_cambi_dsp_init(&d, flags[v]);
         LsCambiWindowMem m;
         ls_cambi_window_mem_alloc(&m, &t, w, window);
         double best[4] = { 1e9, 1e9, 1e9, 1e9 };
@@ -1546,7 +1581,7 @@ static int bench(const char *path, unsigned w, unsigned h, unsigned frame)
         }
         printf("bench %s %ux%u frame %u, scale 0, ms: mask %.3f, mode %.3f, c-values %.3f, "
                "pool %.3f\n",
-               v ? "dispatched" : "c", w, h, frame, best[0] * 1e3, best[1] * 1e3, best[2] * 1e3,
+               names[v], w, h, frame, best[0] * 1e3, best[1] * 1e3, best[2] * 1e3,
                best[3] * 1e3);
         ls_cambi_window_mem_free(&m);
     }

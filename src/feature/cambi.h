@@ -115,9 +115,9 @@ typedef struct LsCambiRun {
 typedef unsigned (*LsCambiRunsFn)(LsCambiRun *runs, const uint16_t *vals, const uint8_t *mask,
                                   unsigned w, int lo, int hi);
 /* Adds (sign 1) or removes (sign -1) a row's runs to the histograms: a run [c0, c1] adds to entry
- * t the overlap of [t - pad, t + pad] with it. Entries [w, w + 16) of a histogram row may change
- * too; adding and removing the same runs leaves them as they were. hist is 32-byte aligned,
- * hist_stride a multiple of 16 and >= w + 16. */
+ * t the overlap of [t - pad, t + pad] with it. Entries [w, w + 32) of a histogram row may change
+ * too; adding and removing the same runs leaves them as they were. hist is 64-byte aligned,
+ * hist_stride a multiple of 32 and >= w + 32. */
 typedef void (*LsCambiHistRunsFn)(uint16_t *hist, ptrdiff_t hist_stride, const LsCambiRun *runs,
                                   unsigned n, const uint16_t *vals, unsigned w, int pad, int lo,
                                   int sign);
@@ -217,5 +217,11 @@ void ls_cambi_hist_runs_avx2(uint16_t *hist, ptrdiff_t hist_stride, const LsCamb
 void ls_cambi_c_runs_avx2(float *c, const LsCambiRun *runs, unsigned n, const uint16_t *vals,
                           unsigned w, const uint16_t *hist, ptrdiff_t hist_stride,
                           const LsCambiThresholds *t, LsCambiSums *sums);
+void ls_cambi_hist_runs_avx512(uint16_t *hist, ptrdiff_t hist_stride, const LsCambiRun *runs,
+                               unsigned n, const uint16_t *vals, unsigned w, int pad, int lo,
+                               int sign);
+void ls_cambi_c_runs_avx512(float *c, const LsCambiRun *runs, unsigned n, const uint16_t *vals,
+                            unsigned w, const uint16_t *hist, ptrdiff_t hist_stride,
+                            const LsCambiThresholds *t, LsCambiSums *sums);
 
 #endif

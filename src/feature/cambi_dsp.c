@@ -160,6 +160,10 @@ void ls_cambi_dsp_init(LsCambiDsp *dsp, uint64_t cpu_flags)
     dsp->hist_runs = ls_cambi_hist_runs_avx2;
     dsp->c_runs = ls_cambi_c_runs_avx2;
     dsp->select = ls_cambi_select_avx2;
+    if (!(cpu_flags & LS_CPU_FLAG_AVX512))
+        return;
+    dsp->hist_runs = ls_cambi_hist_runs_avx512;
+    dsp->c_runs = ls_cambi_c_runs_avx512;
 #else
     (void)cpu_flags;
 #endif
@@ -212,9 +216,8 @@ int ls_cambi_window_mem_alloc(LsCambiWindowMem *m, const LsCambiThresholds *t, u
                               int window)
 {
     memset(m, 0, sizeof(*m));
-    /* rows start 32-byte aligned; 16 slack entries after w; 2 bytes past the last row for
-     * 32-bit loads of the last count */
-    m->hist_stride = (ptrdiff_t)((w + 16 + 15) & ~15u);
+    /* rows start 64-byte aligned, with at least 32 slack entries after w */
+    m->hist_stride = (ptrdiff_t)((w + 32 + 31) & ~31u);
     /* no values at all when the luminance threshold lies above every visible step */
     const int band = t->hi >= t->lo ? t->hi - t->lo + 1 : 0;
     const size_t rows = (size_t)(band + 2 * t->n_diffs);

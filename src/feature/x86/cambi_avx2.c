@@ -336,62 +336,118 @@ void ls_cambi_c_runs_avx2(float *c, const LsCambiRun *runs, unsigned n, const ui
     sums_flush(sums, &acc);
 }
 
-/* The first x in [i, limit) with c[x] <= p, or limit: a short scalar walk (dense stops), then
- * vectors (sparse ones). */
-static inline int next_at_most(const float *c, int i, int limit, float p)
+/* Stops of the reference partition's scans, 32 positions per word: left stops (c <= piv) of
+ * [base, base + 32), right stops (c >= piv) of [base - 31, base] (bit 31 = base), only positions
+ * in [lo, hi]. */
+static inline uint32_t left_stops(const float *c, int base, int hi, __m256 piv)
 {
-    for (int s = 0; s < 4 && i < limit; s++, i++)
-        if (!(c[i] > p))
-            return i;
-    const __m256 piv = _mm256_set1_ps(p);
-    for (; i + 8 <= limit; i += 8) {
-        const unsigned m =
-            (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(c + i), piv, _CMP_LE_OQ));
-        if (m)
-            return i + __builtin_ctz(m);
+    if (base + 32 <= hi + 1) {
+        uint32_t m = 0;
+        for (int q = 0; q < 4; q++)
+            m |= (uint32_t)_mm256_movemask_ps(
+                     _mm256_cmp_ps(_mm256_loadu_ps(c + base + 8 * q), piv, _CMP_LE_OQ))
+                 << (8 * q);
+        return m;
     }
-    while (i < limit && c[i] > p)
-        i++;
-    return i;
+    const float p = _mm256_cvtss_f32(piv);
+    uint32_t m = 0;
+    for (int b = 0; base + b <= hi && b < 32; b++)
+        m |= (uint32_t)(c[base + b] <= p) << b;
+    return m;
 }
 
-/* The last x in (limit, j] with c[x] >= p, or limit. */
-static inline int prev_at_least(const float *c, int j, int limit, float p)
+static inline uint32_t right_stops(const float *c, int base, int lo, __m256 piv)
 {
-    for (int s = 0; s < 4 && j > limit; s++, j--)
-        if (!(c[j] < p))
-            return j;
-    const __m256 piv = _mm256_set1_ps(p);
-    for (; j - 8 >= limit; j -= 8) {
-        const unsigned m = (unsigned)_mm256_movemask_ps(
-            _mm256_cmp_ps(_mm256_loadu_ps(c + j - 7), piv, _CMP_GE_OQ));
-        if (m)
-            return j - 7 + (31 - __builtin_clz(m));
+    if (base - 31 >= lo) {
+        uint32_t m = 0;
+        for (int q = 0; q < 4; q++)
+            m |= (uint32_t)_mm256_movemask_ps(
+                     _mm256_cmp_ps(_mm256_loadu_ps(c + base - 31 + 8 * q), piv, _CMP_GE_OQ))
+                 << (8 * q);
+        return m;
     }
-    while (j > limit && c[j] < p)
-        j--;
-    return j;
+    const float p = _mm256_cvtss_f32(piv);
+    uint32_t m = 0;
+    for (int b = 0; base - b >= lo && b < 32; b++)
+        m |= (uint32_t)(c[base - b] >= p) << (31 - b);
+    return m;
+}
+
+typedef struct Stops {
+    int base;
+    uint32_t bits;
+} Stops;
+
+/* The next left stop, or hi + 1 when there is none. */
+static inline int next_left(Stops *s, const float *c, int hi, __m256 piv)
+{
+    while (!s->bits) {
+        s->base += 32;
+        if (s->base > hi)
+            return hi + 1;
+        s->bits = left_stops(c, s->base, hi, piv);
+    }
+    const int x = s->base + __builtin_ctz(s->bits);
+    s->bits &= s->bits - 1;
+    return x;
+}
+
+/* The next right stop, or lo - 1 when there is none. */
+static inline int next_right(Stops *s, const float *c, int lo, __m256 piv)
+{
+    while (!s->bits) {
+        s->base -= 32;
+        if (s->base < lo)
+            return lo - 1;
+        s->bits = right_stops(c, s->base, lo, piv);
+    }
+    const int b = 31 - __builtin_clz(s->bits);
+    s->bits &= ~(1u << b);
+    return s->base - 31 + b;
+}
+
+/* One partition of [lo, hi] around piv as the reference makes it (ls_cambi_select_c), from the
+ * positions where its two scans stop. Between the scans nothing has been written yet, so the
+ * stops there are those of the values as they were: the m-th swap pairs the m-th left stop with
+ * the m-th right stop, as long as the left one is not past the right one. Stops read beyond the
+ * other scan (written there already) only ever end the walk, which they would end anyway: every
+ * position past j holds a value <= piv and every one before i a value >= piv, so the reference's
+ * own scans stop at j + 1 and i - 1 at the latest. */
+static void partition(float *c, int lo, int hi, float p, int *pi, int *pj)
+{
+    const __m256 piv = _mm256_set1_ps(p);
+    Stops l = { lo, left_stops(c, lo, hi, piv) }, r = { hi, right_stops(c, hi, lo, piv) };
+    int i = lo, j = hi;
+    int x = next_left(&l, c, hi, piv), y = next_right(&r, c, lo, piv);
+    while (x <= y) {
+        const float t = c[x];
+        c[x] = c[y];
+        c[y] = t;
+        i = x + 1;
+        j = y - 1;
+        x = next_left(&l, c, hi, piv);
+        y = next_right(&r, c, lo, piv);
+    }
+    if (i <= j) { /* one more round of scans, which meets no swap */
+        i = x < j + 1 ? x : j + 1;
+        j = y > i - 1 ? y : i - 1;
+    }
+    *pi = i;
+    *pj = j;
 }
 
 /* One reference partition of [lo, hi] around the pivot 0, every value >= 0 (c-values). Its scan
  * from the right stops at every position, so the walk pairs the zeros met from the left with the
  * positions hi, hi - 1, ... in turn while the zero lies at or before its partner: each such swap
- * puts the partner's value in the zero's place and a zero in the partner's. The positions read
- * ahead of the left scan are never ones already written (partners lie beyond every later zero).
- * Afterwards j = hi - (swaps) and the left scan ends at j + 1, or past its last zero. */
+ * puts the partner's value in the zero's place and a zero in the partner's. Afterwards
+ * j = hi - (swaps) and the left scan ends at j + 1, or just past its last zero. */
 static void partition_zero(float *c, int lo, int hi, int *pi, int *pj)
 {
-    const __m256 zero = _mm256_setzero_ps();
+    const __m256 piv = _mm256_setzero_ps();
     int r = hi, last = lo - 1;
-    for (int x = lo; x <= r; x += 8) {
-        /* lanes up to r are unwritten; bits of lanes beyond r at use time are not used */
-        unsigned m = 0;
-        if (x + 8 <= r + 1)
-            m = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(c + x), zero, _CMP_EQ_OQ));
-        else
-            for (int b = 0; x + b <= r; b++)
-                m |= (unsigned)(c[x + b] == 0.0f) << b;
-        for (; m; m &= m - 1) {
+    for (int x = lo; x <= r; x += 32) {
+        /* positions up to r are unwritten; those past r when a bit is used end the walk */
+        for (uint32_t m = left_stops(c, x, r, piv); m; m &= m - 1) {
             const int z = x + __builtin_ctz(m);
             if (z > r)
                 goto done;
@@ -406,11 +462,6 @@ done:
     *pi = last + 1 > r + 1 ? last + 1 : r + 1;
 }
 
-/* The reference's partitions (ls_cambi_select_c) with faster scans. Its scalar scans stop at
- * j + 1 and at i - 1 at the latest: every position above j holds a value <= piv (passed over, or
- * swapped in), every one below i a value >= piv, and in a pass's first round the pivot's own
- * position stops both. So scans bounded there, with the bound as the answer when nothing stops
- * them, walk the same. */
 void ls_cambi_select_avx2(float *c, unsigned n, unsigned k)
 {
     if (k >= n)
@@ -418,23 +469,11 @@ void ls_cambi_select_avx2(float *c, unsigned n, unsigned k)
     int lo = 0, hi = (int)n - 1;
     const int kk = (int)k;
     while (lo < hi) {
-        const float p = c[kk];
-        int i = lo, j = hi;
-        if (p == 0.0f) {
+        int i, j;
+        if (c[kk] == 0.0f)
             partition_zero(c, lo, hi, &i, &j);
-        } else {
-            do {
-                i = next_at_most(c, i, j + 1, p);
-                j = prev_at_least(c, j, i - 1, p);
-                if (i <= j) {
-                    const float x = c[i];
-                    c[i] = c[j];
-                    c[j] = x;
-                    i++;
-                    j--;
-                }
-            } while (i <= j);
-        }
+        else
+            partition(c, lo, hi, c[kk], &i, &j);
         if (j < kk)
             lo = i;
         if (kk < i)
