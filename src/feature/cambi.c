@@ -620,19 +620,25 @@ static int preprocess(const LsCambiState *s, const LsCambiGeometry *g, const Vma
                                 "%u-bit value",
                                 top, max, bpc);
     }
+    const uint8_t *plane = pic->data[0];
+#define INPUT_ROW(i) (plane + (ptrdiff_t)(g->pos_y ? (unsigned)g->pos_y[i] : (i)) * pic->stride[0])
+    if (!s->antidither) {
+        for (unsigned i = 0; i < h; i++)
+            convert_row(img + (size_t)i * w, INPUT_ROW(i), g->pos_x, w, bpc);
+        return 0;
+    }
+    /* working row i is filtered from the converted rows i and i + 1, kept in tmp */
+    uint16_t *cur = tmp, *next = tmp + w;
+    convert_row(cur, INPUT_ROW(0), g->pos_x, w, bpc);
     for (unsigned i = 0; i < h; i++) {
-        const unsigned y = g->pos_y ? (unsigned)g->pos_y[i] : i;
-        convert_row(img + (size_t)i * w, (const uint8_t *)pic->data[0] + (ptrdiff_t)y * pic->stride[0],
-                    g->pos_x, w, bpc);
+        if (i + 1 < h)
+            convert_row(next, INPUT_ROW(i + 1), g->pos_x, w, bpc);
+        antidither_row(img + (size_t)i * w, cur, i + 1 < h ? next : cur, w);
+        uint16_t *t = cur;
+        cur = next;
+        next = t;
     }
-    if (s->antidither) {
-        /* row by row through tmp: row i is filtered from itself and row i + 1, not yet filtered */
-        for (unsigned i = 0; i < h; i++) {
-            uint16_t *row = img + (size_t)i * w;
-            antidither_row(tmp, row, i + 1 < h ? row + w : row, w);
-            memcpy(row, tmp, w * sizeof(*row));
-        }
-    }
+#undef INPUT_ROW
     return 0;
 }
 
