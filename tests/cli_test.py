@@ -333,6 +333,21 @@ def main():
     expect_error(cli, work, "bad --precision", ["-n", "-r", two_ref, "-d", two_dis, "--feature", f, "--precision", "18"], "precision")
     expect_error(cli, work, "bad --threads", ["-n", "-r", two_ref, "-d", two_dis, "--feature", f, "--threads", "x"], "threads")
     expect_error(cli, work, "unknown backend", ["-n", "-r", two_ref, "-d", two_dis, "--feature", f, "--backend", "metal2"], "backend")
+    # cambi: frames below its smallest size, option values it refuses, samples above the depth
+    cambi = lambda opts: ["--no_prediction", "--feature", "cambi" + ("=" + opts if opts else "")]
+    expect_error(cli, work, "frame smaller than cambi's 216", tiny + cambi(""), "cambi", "at least 216")
+    expect_error(cli, work, "cambi: unknown EOTF", ["-r", two_ref, "-d", two_dis] + cambi("eotf=hlg"), "unknown EOTF \"hlg\"")
+    expect_error(cli, work, "cambi: explicit 0 for an encoding size", ["-r", two_ref, "-d", two_dis] + cambi("enc_width=0"), "enc_width", "out of range")
+    expect_error(cli, work, "cambi: window too large for the reciprocal table", ["-r", os.path.join(fx, "p09_ref.y4m"), "-d", os.path.join(fx, "p09_dis.y4m")] + cambi("window_size=127:cambi_max_val=5:src_width=2560:src_height=1440"), "gives a window of 85", "src_width/src_height")
+    expect_error(cli, work, "cambi: heat maps in an uncreatable directory", ["-r", two_ref, "-d", two_dis] + cambi("heatmaps_path=/proc/cambi/x"), "cannot create the heat-map directory")
+    data10 = open(os.path.join(fx, "p02_dis.y4m"), "rb").read()
+    h10, rest10 = data10.split(b"\n", 1)
+    f10 = rest10.split(b"FRAME\n")
+    bad = bytearray(f10[2])
+    bad[2 * (576 * 100 + 33)] = bad[2 * (576 * 100 + 33) + 1] = 0xff
+    f10[2] = bytes(bad)
+    over = write(os.path.join(work, "over10.y4m"), h10 + b"\n" + b"FRAME\n".join(f10))
+    expect_error(cli, work, "cambi: a 10-bit sample above 1023", ["-r", os.path.join(fx, "p02_ref.y4m"), "-d", over] + cambi(""), "at index 1", "a luma sample is 65535, above 1023")
 
     # Output formats, at the default precision rule and at max.
     base = ["-r", ref, "-d", dis, "--feature", "psnr=enable_apsnr=true", "-q", "-n"]

@@ -15,7 +15,8 @@ import subprocess
 import sys
 
 # run ids per family; the anchor whose portable C path is the reference for each. A third item
-# (extractor, keys) scores a model run's features with that extractor and compares those keys.
+# (feature, keys) scores a model run's features alone with that extractor ("name", at its defaults,
+# or "name=opt=value:..." as given) and compares those keys (a tuple of names, or a name prefix).
 FLOAT_ADM_KEYS = ("adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3")
 FAMILIES = {
     "psnr": [("psnr", "upstream"), ("psnr:enable_mse", "upstream"), ("psnr:enable_apsnr", "upstream"),
@@ -32,6 +33,11 @@ FAMILIES = {
              ("vmaf_v0.6.1:disable_clip", "upstream"), ("vmaf_v0.6.1:enable_transform", "upstream")],
     "float_adm": [("float_adm", "upstream"),
                   ("vmaf_float_v0.6.1", "upstream", ("float_adm", FLOAT_ADM_KEYS))],
+    "cambi": [("cambi", "upstream"),
+              # the CAMBI input of the VMAF v1 models (the same options in all eight)
+              ("vmaf_v1.0.16_3d0h", "upstream",
+               ("cambi=cambi_high_res_speedup=1080:cambi_max_val=17:cambi_vis_lum_threshold=0.06",
+                "cambi_"))],
 }
 # The extractors a model run needs; until all are built, the run is skipped (not failed).
 MODEL_EXTRACTORS = {"vmaf_float_v0.6.1": {"float_adm", "float_motion", "float_vif"}}
@@ -50,7 +56,7 @@ MODEL_SIZE_REFUSALS = {"p11b", "p11c", "p11d"}
 SIZE_WORDS = re.compile(r"smallest|at least|minimum|too small|below|greater than|larger than", re.I)
 # Where upstream could not read a fixture (4:0:0 8-bit, odd 4:2:0 sizes), the fork's value is the
 # same algorithm for these extractors (golden/README.md: identical wherever both computed).
-FORK_FALLBACK = {"psnr", "float_ssim", "float_motion"}
+FORK_FALLBACK = {"psnr", "float_ssim", "float_motion", "cambi"}
 # Deliberate refusals: lockstep errors out with a message containing the text. Where the message
 # suggests options that make the input scorable, the run with them is compared on luma.
 REFUSALS = {
@@ -61,6 +67,9 @@ REFUSALS = {
     ("p11b", "float_adm"): ("smallest size that works is 17x17", None),
     ("p11c", "float_adm"): ("smallest size that works is 17x17", None),
     ("p11d", "float_adm"): ("smallest size that works is 17x17", None),
+    ("p11b", "cambi"): ("a width or a height of at least 216", None),
+    ("p11c", "cambi"): ("a width or a height of at least 216", None),
+    ("p11d", "cambi"): ("a width or a height of at least 216", None),
 }
 
 
@@ -77,7 +86,8 @@ def same(ours, gold):
 
 def compare(gold, ours, luma_only, with_aggregates, keys=None, tolerance=0.0):
     skip = lambda k: (luma_only and (k.endswith("_cb") or k.endswith("_cr") or k == "psnr_hvs"
-                                     or k.startswith("apsnr"))) or (keys is not None and k not in keys)
+                                     or k.startswith("apsnr"))) or (
+        keys is not None and not (k.startswith(keys) if isinstance(keys, str) else k in keys))
     equal = same
     if tolerance:
         equal = lambda a, b: a is not None and b is not None and abs(float(a) - float(b)) <= tolerance
@@ -166,7 +176,8 @@ def main():
         dis = os.path.join(args.fixtures, f"{fid}_dis.y4m")
         for entry in FAMILIES[args.family]:
             run_id, anchor = entry[0], entry[1]
-            extractor, keys = entry[2] if len(entry) > 2 else (run_id.split(":")[0], None)
+            feature_spec, keys = entry[2] if len(entry) > 2 else (None, None)
+            extractor = (feature_spec or run_id).split(":")[0].split("=")[0]
             vendor_key = run_id if models else extractor
             gold_run = None
             luma_only = False
@@ -211,7 +222,8 @@ def main():
                 opts = run_id.split(":", 1)[1]
                 if "=" not in opts:
                     opts += "=true"
-            feature = extractor + ("=" + opts if opts else "")
+            feature = (feature_spec if feature_spec and "=" in feature_spec
+                       else extractor + ("=" + opts if opts else ""))
             out = os.path.join(args.work, f"{fid}.{run_id.replace(':', '_').replace('=', '-')}.json")
             what = ((gold_run["cli_args"] if gold_run else model_args(run_id)) if models
                     else ["--feature", feature, "-n"])
@@ -263,7 +275,8 @@ def main():
             runs_done += 1
             total_values += n
             total_diffs += len(diffs)
-            what_keys = f" via {extractor}, keys {','.join(keys)}" if keys else ""
+            what_keys = (f" via {feature}, keys {keys if isinstance(keys, str) else ','.join(keys)}"
+                         if keys else "")
             print(f"{fid} {run_id}{what_keys} ({anchor_file(used, vendor_key, args.rcp)}"
                   f"{', luma only' if luma_only else ''}): {n} values, {len(diffs)} differ")
             for d in diffs[:10]:

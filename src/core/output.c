@@ -21,6 +21,7 @@ static const struct { const char *name, *alias; } aliases[] = {
     { "VMAF_feature_adm_scale1_score", "adm_scale1" },
     { "VMAF_feature_adm_scale2_score", "adm_scale2" },
     { "VMAF_feature_adm_scale3_score", "adm_scale3" },
+    { "Cambi_feature_cambi_score", "cambi" },
     { NULL, NULL },
 };
 

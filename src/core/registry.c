@@ -6,6 +6,7 @@
 
 #include "core/registry.h"
 #include "feature/float_adm.h"
+#include "feature/cambi.h"
 #include "feature/motion.h"
 #include "feature/psnr.h"
 #include "feature/psnr_hvs.h"
@@ -19,13 +20,14 @@
 
 const LsExtractor *const ls_extractors[] = {
     &ls_fex_float_psnr,
+    &ls_fex_float_adm,
     &ls_fex_float_motion,
     &ls_fex_float_ssim,
     &ls_fex_psnr,
     &ls_fex_psnr_hvs,
     &ls_fex_motion,
+    &ls_fex_cambi,
     &ls_fex_ssim,
-    &ls_fex_float_adm,
 #if LOCKSTEP_HAVE_CUDA
     &ls_fex_psnr_cuda,
     &ls_fex_psnr_hvs_cuda,

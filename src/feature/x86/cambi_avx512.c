@@ -1,0 +1,134 @@
+/* AVX-512 variants of the CAMBI units whose runs are long at 4K: the histogram trapezoids
+ * (32 int16 lanes) and the c-values (16 lanes). Same arithmetic as the AVX2 variants
+ * (cambi_avx2.c), twice as wide: VCVTDQ2PS rounds to nearest even like C's conversion, one VMULPS
+ * by the table's reciprocal, no FMA (nothing here fuses: the file has no -mfma and uses no fused
+ * intrinsics), VMAXPS over non-negative non-NaN values. */
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "feature/cambi.h"
+
+void ls_cambi_hist_runs_avx512(uint16_t *hist, ptrdiff_t hist_stride, const LsCambiRun *runs,
+                               unsigned n, const uint16_t *vals, unsigned w, int pad, int lo,
+                               int sign)
+{
+    if (w > 32000) { /* int16 lane arithmetic: columns + pad < 2^15 */
+        ls_cambi_hist_runs_c(hist, hist_stride, runs, n, vals, w, pad, lo, sign);
+        return;
+    }
+    const __m512i iota = _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18,
+                                          17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2,
+                                          1, 0);
+    const __m512i vpad = _mm512_set1_epi16((short)pad), one = _mm512_set1_epi16(1);
+    const __m512i zero = _mm512_setzero_si512();
+    for (unsigned k = 0; k < n; k++) {
+        const int c0 = runs[k].start, c1 = runs[k].end;
+        uint16_t *row = hist + (vals[c0] - lo) * hist_stride;
+        const int t0 = c0 - pad > 0 ? c0 - pad : 0;
+        const int t1 = c1 + pad < (int)w - 1 ? c1 + pad : (int)w - 1;
+        const __m512i first = _mm512_set1_epi16((short)c0), last = _mm512_set1_epi16((short)c1);
+        /* aligned 64-byte vectors, as in the AVX2 variant; the last may reach [w, w + 32) */
+        for (int t = t0 & ~31; t <= t1; t += 32) {
+            const __m512i tv = _mm512_add_epi16(_mm512_set1_epi16((short)t), iota);
+            const __m512i right = _mm512_min_epi16(_mm512_add_epi16(tv, vpad), last);
+            const __m512i left = _mm512_max_epi16(_mm512_sub_epi16(tv, vpad), first);
+            const __m512i overlap =
+                _mm512_max_epi16(_mm512_add_epi16(_mm512_sub_epi16(right, left), one), zero);
+            void *p = row + t;
+            const __m512i cur = _mm512_load_si512(p);
+            _mm512_store_si512(p, sign > 0 ? _mm512_add_epi16(cur, overlap)
+                                           : _mm512_sub_epi16(cur, overlap));
+        }
+    }
+}
+
+/* ls_cambi_sums_add() for sixteen lanes: the total and the OR in eight 64-bit lanes. */
+typedef struct Sums16 {
+    __m512i total, bits;
+    uint32_t nonzero, odd;
+} Sums16;
+
+static inline void sums_add16(Sums16 *s, __m512 cv)
+{
+    const __m512i b = _mm512_castps_si512(cv);
+    const __m512i e = _mm512_srli_epi32(b, 23);
+    const __mmask16 nonzero = _mm512_cmpgt_epi32_mask(b, _mm512_setzero_si512());
+    const __mmask16 outside = _mm512_cmplt_epi32_mask(e, _mm512_set1_epi32(126)) |
+                              _mm512_cmpgt_epi32_mask(e, _mm512_set1_epi32(140));
+    const __mmask16 good = nonzero & (__mmask16)~outside;
+    s->odd += (uint32_t)__builtin_popcount((unsigned)(nonzero & outside));
+    s->nonzero += (uint32_t)__builtin_popcount((unsigned)good);
+    const __m512i m = _mm512_maskz_or_epi32(good, _mm512_and_si512(b, _mm512_set1_epi32(0x7fffff)),
+                                            _mm512_set1_epi32(0x800000));
+    const __m512i sh = _mm512_maskz_sub_epi32(good, e, _mm512_set1_epi32(126));
+    const __m512i lo = _mm512_sllv_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(m)),
+                                         _mm512_cvtepu32_epi64(_mm512_castsi512_si256(sh)));
+    const __m512i hi = _mm512_sllv_epi64(_mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(m, 1)),
+                                         _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(sh, 1)));
+    s->total = _mm512_add_epi64(s->total, _mm512_add_epi64(lo, hi));
+    s->bits = _mm512_or_si512(s->bits, _mm512_or_si512(lo, hi));
+}
+
+static inline __m512i load_counts16(const uint16_t *row)
+{
+    return _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)row));
+}
+
+void ls_cambi_c_runs_avx512(float *c, const LsCambiRun *runs, unsigned n, const uint16_t *vals,
+                            unsigned w, const uint16_t *hist, ptrdiff_t hist_stride,
+                            const LsCambiThresholds *t, LsCambiSums *sums)
+{
+    Sums16 acc = { _mm512_setzero_si512(), _mm512_setzero_si512(), 0, 0 };
+    const __m512i lanes =
+        _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    unsigned j = 0;
+    for (; j + 16 <= w; j += 16)
+        _mm512_storeu_ps(c + j, _mm512_setzero_ps());
+    for (; j < w; j++)
+        c[j] = 0.0f;
+    for (unsigned k = 0; k < n; k++) {
+        const int c0 = runs[k].start, c1 = runs[k].end;
+        const int v = vals[c0];
+        int steps[LS_CAMBI_MAX_DIFFS], n_steps = 0;
+        for (int d = 1; d <= t->n_diffs; d++)
+            if (ls_cambi_step_active(t, v, d))
+                steps[n_steps++] = d;
+        if (!n_steps)
+            continue;
+        const uint16_t *row = hist + (v - t->lo) * hist_stride;
+        for (int x = c0; x <= c1; x += 16) {
+            /* lanes past the run end read the rows' slack, then drop out */
+            const __mmask16 in_run =
+                _mm512_cmplt_epi32_mask(lanes, _mm512_set1_epi32(c1 - x + 1));
+            const __m512i p0 = load_counts16(row + x);
+            __m512 cv = _mm512_setzero_ps();
+            for (int s = 0; s < n_steps; s++) {
+                const int d = steps[s];
+                const __m512i pm = _mm512_max_epi32(load_counts16(row + x + d * hist_stride),
+                                                    load_counts16(row + x - d * hist_stride));
+                /* pm = 0 gives the term 0, which never raises the maximum */
+                const __mmask16 live =
+                    in_run & _mm512_cmpneq_epi32_mask(pm, _mm512_setzero_si512());
+                const __m512i prod = _mm512_mullo_epi32(
+                    _mm512_mullo_epi32(_mm512_set1_epi32(ls_cambi_contrast_weights[d - 1]), p0),
+                    pm);
+                const __m512 recip = _mm512_mask_i32gather_ps(
+                    _mm512_setzero_ps(), live, _mm512_add_epi32(pm, p0), ls_cambi_reciprocal, 4);
+                const __m512 val = _mm512_maskz_mul_ps(live, _mm512_cvtepi32_ps(prod), recip);
+                cv = _mm512_max_ps(cv, val);
+            }
+            _mm512_mask_storeu_ps(c + x, in_run, cv);
+            if (_mm512_cmpneq_ps_mask(cv, _mm512_setzero_ps()))
+                sums_add16(&acc, cv);
+        }
+    }
+    uint64_t tt[8], bb[8];
+    _mm512_storeu_si512(tt, acc.total);
+    _mm512_storeu_si512(bb, acc.bits);
+    for (int i = 0; i < 8; i++) {
+        sums->total += tt[i];
+        sums->bits |= bb[i];
+    }
+    sums->nonzero += acc.nonzero;
+    sums->odd += acc.odd;
+}
