@@ -22,10 +22,20 @@ FAMILIES = {
              ("float_ssim:enable_lcs", "upstream"), ("ssim", "fork")],
     "motion": [("float_motion", "upstream"), ("float_motion:motion_force_zero", "upstream"),
                ("float_motion:motion_max_val=2", "upstream"), ("motion", "upstream")],
+    "vif": [("vif", "upstream"), ("vif:vif_enhn_gain_limit=1", "upstream")],
 }
+# Runs whose goldens also hold some of a family run's values: (family run, golden run, key prefix).
+# The integer VIF of the vmaf_v0.6.1 model run is the vif extractor's (golden/README.md: upstream
+# and the fork agree on it wherever both computed it).
+CROSS_CHECKS = [("vif", "vmaf_v0.6.1", "integer_vif_scale")]
+# 10-bit 4:0:0 (p06b) has no golden: both references refuse Cmono10. Families listed here score
+# a copy of an 8-bit 4:0:0 fixture shifted to Cmono10 (samples << 2), which must give the 8-bit
+# golden bit for bit (vif.md §7), and p06b itself must be scored: that checks the mono10 reader
+# and the 10-bit arithmetic that p06b goes through.
+MONO10_SHIFTED = {"vif": "p06"}
 # Where upstream could not read a fixture (4:0:0 8-bit, odd 4:2:0 sizes), the fork's value is the
 # same algorithm for these extractors (golden/README.md: identical wherever both computed).
-FORK_FALLBACK = {"psnr", "float_ssim", "float_motion"}
+FORK_FALLBACK = {"psnr", "float_ssim", "float_motion", "vif"}
 # Deliberate refusals: lockstep errors out with a message containing the text. Where the message
 # suggests options that make the input scorable, the run with them is compared on luma.
 REFUSALS = {
@@ -33,6 +43,12 @@ REFUSALS = {
     ("p11d", "psnr_hvs"): ("8x8 block", None),
     ("p11c", "float_ssim"): ("11x11", None),
     ("p11d", "float_ssim"): ("11x11", None),
+    # integer VIF needs 16x16 (scale 3 must be at least 2x2 for its reflect-101 border); upstream
+    # and the fork read outside their buffers below that: their p11b (17x13) and p11c (8x8)
+    # numbers are not VIF of those frames
+    ("p11b", "vif"): ("16x16", None),
+    ("p11c", "vif"): ("16x16", None),
+    ("p11d", "vif"): ("16x16", None),
 }
 
 
@@ -78,6 +94,55 @@ def compare(gold, ours, luma_only, with_aggregates):
     return n, diffs
 
 
+def find_golden(golden_dir, fid, run_id, anchor, pixel_format, extractor=None):
+    """(run, anchor used, luma_only) of the first anchor that computed run_id, or (None, ...).
+    extractor: whose values are compared, when not the run's own (e.g. vif in a model run)."""
+    for a in [anchor] + (["fork"] if anchor == "upstream" else []):
+        path = os.path.join(golden_dir, f"{fid}.{a}.json")
+        if not os.path.exists(path):
+            continue
+        g = json.load(open(path))
+        run = next((r for r in g["runs"] if r["id"] == run_id), None)
+        if not run:
+            continue
+        if a != anchor and (extractor or run["extractor"]) not in FORK_FALLBACK:
+            continue
+        if run.get("computed"):
+            # the fork reads 8-bit mono as 4:2:0 with flat chroma: only luma is a reference
+            return run, a, a == "fork" and pixel_format == "400"
+    return None, anchor, False
+
+
+def only_keys(out, prefix):
+    """The per-frame and pooled values of a CLI JSON whose names start with prefix."""
+    return {"frames": [{"frameNum": f["frameNum"],
+                        "metrics": {k: v for k, v in f["metrics"].items() if k.startswith(prefix)}}
+                       for f in out.get("frames", [])],
+            "pooled_metrics": {k: v for k, v in out.get("pooled_metrics", {}).items()
+                               if k.startswith(prefix)}}
+
+
+def write_mono10_from_mono8(src, dst):
+    """A Cmono10 Y4M whose samples are the Cmono (8-bit) file's shifted left by 2."""
+    data = open(src, "rb").read()
+    head, rest = data.split(b"\n", 1)
+    fields = head.split(b" ")
+    assert b"Cmono" in fields, src
+    w = int(next(f for f in fields if f.startswith(b"W"))[1:])
+    h = int(next(f for f in fields if f.startswith(b"H"))[1:])
+    out = [b" ".join(b"Cmono10" if f == b"Cmono" else f for f in fields) + b"\n"]
+    n = w * h
+    pos = 0
+    while pos < len(rest):
+        assert rest.startswith(b"FRAME\n", pos)
+        pos += 6
+        frame = rest[pos:pos + n]
+        pos += n
+        out.append(b"FRAME\n")
+        out.append(b"".join((v << 2).to_bytes(2, "little") for v in frame))
+    open(dst, "wb").write(b"".join(out))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
@@ -103,31 +168,21 @@ def main():
         ref = os.path.join(args.fixtures, f"{fid}_ref.y4m")
         dis = os.path.join(args.fixtures, f"{fid}_dis.y4m")
         for run_id, anchor in FAMILIES[args.family]:
-            gold_run = None
-            luma_only = False
-            used = anchor
-            for a in [anchor] + (["fork"] if anchor == "upstream" else []):
-                path = os.path.join(golden_dir, f"{fid}.{a}.json")
-                if not os.path.exists(path):
-                    continue
-                g = json.load(open(path))
-                run = next((r for r in g["runs"] if r["id"] == run_id), None)
-                if not run:
-                    continue
-                if a != anchor and run["extractor"] not in FORK_FALLBACK:
-                    continue
-                if run.get("computed"):
-                    gold_run = run
-                    used = a
-                    # the fork reads 8-bit mono as 4:2:0 with flat chroma: only luma is a reference
-                    luma_only = a == "fork" and fx["pixel_format"] == "400"
-                    break
+            gold_run, used, luma_only = find_golden(golden_dir, fid, run_id, anchor,
+                                                    fx["pixel_format"])
             extractor = run_id.split(":")[0]
             if extractor not in built:
                 missing.add(extractor)
                 continue
             refusal, workaround = REFUSALS.get((fid, extractor), (None, None))
             if not gold_run and not refusal:
+                if fx["pixel_format"] == "400" and args.family in MONO10_SHIFTED:
+                    # no reference: scored without one, checked through the shifted copy below
+                    p = subprocess.run([args.cli, "-r", ref, "-d", dis, "--feature", extractor,
+                                        "-n", "-q", "--threads", args.threads, "--cpumask",
+                                        args.cpumask], capture_output=True, text=True)
+                    print(f"{fid} {run_id}: no golden; scored (exit {p.returncode})")
+                    failed = failed or p.returncode != 0
                 continue  # no reference computed this run (e.g. 10-bit mono)
             opts = ":".join(f"{k}={v}" for k, v in (gold_run or {}).get("options", {}).items())
             if not gold_run and ":" in run_id:
@@ -171,6 +226,54 @@ def main():
                 print("    " + d)
             if n == 0:
                 failed = True
+            for family_run, cross_run, prefix in CROSS_CHECKS:
+                if family_run != run_id:
+                    continue
+                cross, cross_used, _ = find_golden(golden_dir, fid, cross_run, anchor,
+                                                   fx["pixel_format"], extractor)
+                if not cross:
+                    continue
+                n, diffs = compare(only_keys(cross["output_scalar"], prefix), ours, False, False)
+                runs_done += 1
+                total_values += n
+                total_diffs += len(diffs)
+                print(f"{fid} {run_id} against the {prefix}* values of {cross_run} ({cross_used}): "
+                      f"{n} values, {len(diffs)} differ")
+                for d in diffs[:10]:
+                    print("    " + d)
+                if n == 0:
+                    failed = True
+    src = MONO10_SHIFTED.get(args.family)
+    if src and not missing:
+        files = []
+        for side in ("ref", "dis"):
+            files.append(os.path.join(args.work, f"{src}_mono10_{side}.y4m"))
+            write_mono10_from_mono8(os.path.join(args.fixtures, f"{src}_{side}.y4m"), files[-1])
+        fx = next(f for f in manifest["fixtures"] if f["id"] == src)
+        for run_id, anchor in FAMILIES[args.family]:
+            gold_run, used, luma_only = find_golden(golden_dir, src, run_id, anchor,
+                                                    fx["pixel_format"])
+            opts = ":".join(f"{k}={v}" for k, v in gold_run.get("options", {}).items())
+            out = os.path.join(args.work, f"{src}_mono10.{run_id.replace(':', '_').replace('=', '-')}.json")
+            p = subprocess.run([args.cli, "-r", files[0], "-d", files[1], "--feature",
+                                run_id.split(":")[0] + ("=" + opts if opts else ""), "-n", "-q",
+                                "--json", "--precision", "max", "-o", out, "--threads",
+                                args.threads, "--cpumask", args.cpumask],
+                               capture_output=True, text=True)
+            if p.returncode != 0:
+                failed = True
+                print(f"{src} as Cmono10 {run_id}: lockstep failed: {p.stderr.strip()}")
+                continue
+            ours = json.load(open(out), parse_constant=parse_number)
+            n, diffs = compare(gold_run["output_scalar"], ours, luma_only, used == anchor)
+            runs_done += 1
+            total_values += n
+            total_diffs += len(diffs)
+            print(f"{src} shifted to Cmono10, {run_id} against the 8-bit golden ({used}): {n} values, "
+                  f"{len(diffs)} differ")
+            for d in diffs[:10]:
+                print("    " + d)
+            failed = failed or n == 0
     if missing:
         print(f"not in this build: {', '.join(sorted(missing))}")
     if runs_done == 0 and refusals == 0:

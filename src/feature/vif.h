@@ -1,0 +1,272 @@
+/* Integer VIF (`vif`): what the CPU extractor and a GPU twin share. The options (first member of
+ * every vif extractor's private state, so a twin takes the CPU's table itself), the pyramid and
+ * filter rules, the fixed-point log2 and its table, the per-pixel contribution and the per-scale
+ * numerator and denominator: LS_HD functions that compile as C11 and under nvcc; the C reference
+ * (vif_dsp.c) calls them. Then the DSP units of the CPU path.
+ * Spec: shared/spec/features/vif.md, tables/vif_filters.json. */
+#ifndef LOCKSTEP_FEATURE_VIF_H
+#define LOCKSTEP_FEATURE_VIF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/portable.h"
+#include "feature/vif_log2_table.h"
+
+#ifndef __CUDACC__
+#include "core/extractor.h"
+#endif
+
+typedef struct LsVifOptions {
+    bool debug;
+    double vif_enhn_gain_limit;
+    bool vif_skip_scale0;
+} LsVifOptions;
+
+#define LS_VIF_SCALES 4
+#define LS_VIF_MAX_TAPS 17
+
+/* Taps per scale (vif.md §3), symmetric, each set sums to 65536. */
+#define LS_VIF_TAPS_SCALE0_INIT                                                                  \
+    { 489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, 7455, 6547, 5274, 3896, 2640, 1640,    \
+      935, 489 }
+#define LS_VIF_TAPS_SCALE1_INIT { 1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244 }
+#define LS_VIF_TAPS_SCALE2_INIT { 3571, 16004, 26386, 16004, 3571 }
+#define LS_VIF_TAPS_SCALE3_INIT { 10904, 43728, 10904 }
+
+/* The noise variance 2.0 in Q16 and log2 of it in Q11 (vif.md §5.3). */
+#define LS_VIF_SIGMA_NSQ 131072
+#define LS_VIF_LOG_DEN_OFFSET (2048 * 17)
+/* 65536 * 1.0e-10 as the reference evaluates it (double product) */
+#define LS_VIF_EPS 0x1.b7cdfd9d7bdbbp-18
+
+/* Taps of every scale, zero-padded to 17: row s holds the 2*R_s+1 taps of scale s. */
+LS_CONSTANT uint16_t ls_vif_taps[LS_VIF_SCALES][LS_VIF_MAX_TAPS] = {
+    LS_VIF_TAPS_SCALE0_INIT, LS_VIF_TAPS_SCALE1_INIT, LS_VIF_TAPS_SCALE2_INIT,
+    LS_VIF_TAPS_SCALE3_INIT,
+};
+
+LS_HD static inline unsigned ls_vif_radius(unsigned scale) { return 8u >> scale; }
+LS_HD static inline unsigned ls_vif_width(unsigned scale) { return 2 * ls_vif_radius(scale) + 1; }
+
+/* ---- pyramid (vif.md §3, §4) ---- */
+
+/* Reflect-101 about the edges: -m reads m, n-1+m reads n-1-m. Valid for m <= n-1, which the
+ * size rule below guarantees. */
+LS_HD static inline int ls_vif_reflect(int i, int n)
+{
+    return i < 0 ? -i : i >= n ? 2 * n - 2 - i : i;
+}
+
+/* Scale s is w >> s by h >> s (floor halving per step). */
+static inline unsigned ls_vif_scale_size(unsigned size, unsigned scale) { return size >> scale; }
+
+/* The smallest frame side where the math is defined: reflect-101 with radius R_s needs a side of
+ * more than R_s at every scale s (8, 4, 2, 1 at sides n, n/2, n/4, n/8); the subsampling filters
+ * (radius R_{s+1} on side n_s) need less. n/8 >= 2 is the binding one: n >= 16. */
+static inline unsigned ls_vif_min_side(void)
+{
+    unsigned n = 1;
+    for (;;) {
+        bool ok = true;
+        for (unsigned s = 0; s < LS_VIF_SCALES; s++)
+            ok = ok && ls_vif_scale_size(n, s) > ls_vif_radius(s);
+        if (ok)
+            return n;
+        n++;
+    }
+}
+
+/* The fixed-point rules of one level (vif.md §4, §5.1): the vertical pass of the statistics gives
+ * mu = (a + mu_round) >> mu_shift and xx = (axx + sq_round) >> sq_shift; the subsampling vertical
+ * pass gives (a + mu_round) >> mu_shift with the same rounding. Level 0 of an 8-bit picture reads
+ * bytes; every other level reads uint16. */
+typedef struct LsVifLevel {
+    unsigned scale;
+    bool bytes;         /* samples are uint8_t */
+    unsigned mu_shift;  /* 8 (8-bit), bpc (scale 0 > 8-bit), 16 (scales 1..3) */
+    uint32_t mu_round;
+    unsigned sq_shift;  /* 0 (8-bit), 2*(bpc-8) (scale 0 > 8-bit), 16 */
+    uint64_t sq_round;
+} LsVifLevel;
+
+static inline LsVifLevel ls_vif_level(unsigned scale, unsigned bpc)
+{
+    LsVifLevel l;
+    l.scale = scale;
+    l.bytes = scale == 0 && bpc == 8;
+    if (scale > 0) {
+        l.mu_shift = 16;
+        l.sq_shift = 16;
+    } else {
+        l.mu_shift = bpc;
+        l.sq_shift = 2 * (bpc - 8);
+    }
+    l.mu_round = 1u << (l.mu_shift - 1);
+    l.sq_round = l.sq_shift ? (uint64_t)1 << (l.sq_shift - 1) : 0;
+    return l;
+}
+
+/* ---- statistics of one pixel from the horizontal sums (vif.md §5.2) ---- */
+
+typedef struct LsVifSigmas {
+    int32_t sigma1_sq, sigma2_sq, sigma12;
+} LsVifSigmas;
+
+LS_HD static inline LsVifSigmas ls_vif_sigmas(uint32_t mx, uint32_t my, uint64_t sxx, uint64_t syy,
+                                              uint64_t sxy)
+{
+    const uint32_t mx2 = (uint32_t)(((uint64_t)mx * mx + 2147483648u) >> 32);
+    const uint32_t my2 = (uint32_t)(((uint64_t)my * my + 2147483648u) >> 32);
+    const uint32_t mxy = (uint32_t)(((uint64_t)mx * my + 2147483648u) >> 32);
+    const uint32_t vxx = (uint32_t)((sxx + 32768) >> 16);
+    const uint32_t vyy = (uint32_t)((syy + 32768) >> 16);
+    const uint32_t vxy = (uint32_t)((sxy + 32768) >> 16);
+    LsVifSigmas s;
+    s.sigma1_sq = (int32_t)(vxx - mx2);
+    s.sigma2_sq = (int32_t)(vyy - my2);
+    s.sigma12 = (int32_t)(vxy - mxy);
+    return s;
+}
+
+/* ---- fixed-point log2 (vif.md §5.4) ---- */
+
+/* floor(log2(x)) for x > 0 */
+LS_HD static inline int ls_vif_floor_log2(uint64_t x)
+{
+#if defined(__CUDA_ARCH__)
+    return 63 - __clzll((long long)x);
+#else
+    return 63 - __builtin_clzll(x);
+#endif
+}
+
+/* LOG2_32 and LOG2_64 of the spec are one function: both keep the 16 leading bits of x
+ * (k = 16 - clz32 = 48 - clz64 = floor(log2 x) - 15) and look them up. x >= 2^17.
+ * table: the 32768 entries for 32768..65535 (LS_VIF_LOG2_TABLE_INIT). */
+LS_HD static inline int32_t ls_vif_log2(const LS_GLOBAL uint16_t *table, uint64_t x)
+{
+    const int k = ls_vif_floor_log2(x) - 15;
+    return (int32_t)table[(x >> k) - 32768] + 2048 * k;
+}
+
+/* ---- per-pixel contribution (vif.md §5.3) ---- */
+
+typedef struct LsVifAccum {
+    int64_t num_log, den_log, num_nonlog, den_nonlog;
+} LsVifAccum;
+
+/* C's double -> int32 conversion where it is defined; elsewhere what x86 gives (INT32_MIN). The
+ * statistics never leave the range (|sv_sq| stays below 2^31), so this only avoids UB. */
+LS_HD static inline int32_t ls_vif_trunc_i32(double d)
+{
+    return (d > -2147483649.0 && d < 2147483648.0) ? (int32_t)d : INT32_MIN;
+}
+
+LS_HD static inline void ls_vif_pixel(const LS_GLOBAL uint16_t *table, int32_t sigma1_sq,
+                                      int32_t sigma2_sq, int32_t sigma12, double gain_limit,
+                                      LsVifAccum *acc)
+{
+    const int32_t sigma_nsq = LS_VIF_SIGMA_NSQ;
+    sigma2_sq = sigma2_sq > 0 ? sigma2_sq : 0;
+    if (sigma1_sq >= sigma_nsq) {
+        acc->den_log += ls_vif_log2(table, (uint64_t)(uint32_t)(sigma_nsq + sigma1_sq)) -
+                        LS_VIF_LOG_DEN_OFFSET;
+        if (sigma12 > 0 && sigma2_sq > 0) {
+            double g = (double)sigma12 / ((double)sigma1_sq + LS_VIF_EPS);
+            int32_t sv_sq = ls_vif_trunc_i32((double)sigma2_sq - g * (double)sigma12);
+            sv_sq = sv_sq > 0 ? sv_sq : 0;
+            g = g < gain_limit ? g : gain_limit;
+            const uint32_t n1 = (uint32_t)(sv_sq + sigma_nsq);
+            const int64_t n2 = (int64_t)((g * g) * (double)sigma1_sq) + n1;
+            acc->num_log += ls_vif_log2(table, (uint64_t)n2) - ls_vif_log2(table, n1);
+        }
+    } else {
+        acc->num_nonlog += sigma2_sq;
+        acc->den_nonlog += 1;
+    }
+}
+
+/* ---- per-scale numerator and denominator (vif.md §5.5) ---- */
+
+LS_HD static inline float ls_vif_num(const LsVifAccum *a)
+{
+    return (float)((double)a->num_log / 2048.0 +
+                   ((double)a->den_nonlog - ((double)a->num_nonlog / 16384.0) / 65025.0));
+}
+
+LS_HD static inline float ls_vif_den(const LsVifAccum *a)
+{
+    return (float)((double)a->den_log / 2048.0 + (double)a->den_nonlog);
+}
+
+#ifndef __CUDACC__
+
+/* The log2 table of the CPU path: entry k is T[32768 + k]. */
+extern const uint16_t ls_vif_log2_table[32768];
+
+extern const LsOption ls_vif_options[];
+extern const LsExtractor ls_fex_vif;
+
+/* ---- DSP units of the CPU path (C reference in vif_dsp.c, SIMD in x86/vif_avx2.c and
+ * x86/vif_avx512.c) ---- */
+
+/* The three statistics of every pixel of one row (vif.md §5.1, §5.2) from the 2R+1 source rows
+ * around it (already reflected: rows[k] is row i - R + k), samples of the level's kind. Needs
+ * w > R. tmp: ls_vif_tmp_size(w) bytes, 64-byte aligned. */
+typedef void (*LsVifSigmasFn)(const void *const ref_rows[LS_VIF_MAX_TAPS],
+                              const void *const dis_rows[LS_VIF_MAX_TAPS], unsigned w,
+                              const LsVifLevel *level, int32_t *sigma1_sq, int32_t *sigma2_sq,
+                              int32_t *sigma12, void *tmp);
+/* Adds the contributions of n pixels (ls_vif_pixel) to acc. */
+typedef void (*LsVifPixelsFn)(const int32_t *sigma1_sq, const int32_t *sigma2_sq,
+                              const int32_t *sigma12, unsigned n, double gain_limit,
+                              LsVifAccum *acc);
+/* One row of the next scale (vif.md §4): the low-pass of the source rows around row 2i with the
+ * taps of level->scale + 1 ... (level: the source picture's level, its rounding) kept at the
+ * even columns: dst[j] for j < w / 2. Needs w > radius of the new scale. tmp as above. */
+typedef void (*LsVifDecimateFn)(const void *const rows[LS_VIF_MAX_TAPS], unsigned w,
+                                const LsVifLevel *level, uint16_t *dst, void *tmp);
+
+static inline size_t ls_vif_tmp_size(unsigned w)
+{
+    return ((size_t)w + 2 * LS_VIF_MAX_TAPS + 64) * 5 * sizeof(uint64_t) + 256;
+}
+
+typedef struct LsVifDsp {
+    LsVifSigmasFn sigmas;
+    LsVifPixelsFn pixels;
+    LsVifDecimateFn decimate;
+} LsVifDsp;
+
+void ls_vif_dsp_init(LsVifDsp *dsp, uint64_t cpu_flags);
+
+/* the C references (also the tails and fallbacks of the SIMD variants) */
+void ls_vif_sigmas_c(const void *const ref_rows[LS_VIF_MAX_TAPS],
+                     const void *const dis_rows[LS_VIF_MAX_TAPS], unsigned w,
+                     const LsVifLevel *level, int32_t *sigma1_sq, int32_t *sigma2_sq,
+                     int32_t *sigma12, void *tmp);
+void ls_vif_pixels_c(const int32_t *sigma1_sq, const int32_t *sigma2_sq, const int32_t *sigma12,
+                     unsigned n, double gain_limit, LsVifAccum *acc);
+void ls_vif_decimate_c(const void *const rows[LS_VIF_MAX_TAPS], unsigned w,
+                       const LsVifLevel *level, uint16_t *dst, void *tmp);
+
+void ls_vif_sigmas_avx2(const void *const ref_rows[LS_VIF_MAX_TAPS],
+                        const void *const dis_rows[LS_VIF_MAX_TAPS], unsigned w,
+                        const LsVifLevel *level, int32_t *sigma1_sq, int32_t *sigma2_sq,
+                        int32_t *sigma12, void *tmp);
+void ls_vif_pixels_avx2(const int32_t *sigma1_sq, const int32_t *sigma2_sq,
+                        const int32_t *sigma12, unsigned n, double gain_limit, LsVifAccum *acc);
+void ls_vif_decimate_avx2(const void *const rows[LS_VIF_MAX_TAPS], unsigned w,
+                          const LsVifLevel *level, uint16_t *dst, void *tmp);
+void ls_vif_sigmas_avx512(const void *const ref_rows[LS_VIF_MAX_TAPS],
+                          const void *const dis_rows[LS_VIF_MAX_TAPS], unsigned w,
+                          const LsVifLevel *level, int32_t *sigma1_sq, int32_t *sigma2_sq,
+                          int32_t *sigma12, void *tmp);
+void ls_vif_pixels_avx512(const int32_t *sigma1_sq, const int32_t *sigma2_sq,
+                          const int32_t *sigma12, unsigned n, double gain_limit, LsVifAccum *acc);
+
+#endif /* !__CUDACC__ */
+
+#endif
