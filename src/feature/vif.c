@@ -76,87 +76,43 @@ static int vif_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, unsigned
     return 0;
 }
 
-/* One picture of the pyramid: origin, stride in bytes, size, sample kind. */
-typedef struct Plane {
-    const uint8_t *data;
-    ptrdiff_t stride;
-    unsigned w, h;
-} Plane;
-
-/* Pointers to rows center - r .. center + r of the plane, reflected (vif.md §3). */
-static void window(const Plane *pl, int center, unsigned r, const void *rows[LS_VIF_MAX_TAPS])
-{
-    for (unsigned k = 0; k < 2 * r + 1; k++)
-        rows[k] = pl->data + ls_vif_reflect(center - (int)r + (int)k, (int)pl->h) * pl->stride;
-}
-
-static void score_scale(const VifPriv *p, const Plane *ref, const Plane *dis,
-                        const LsVifLevel *level, int32_t *sig, void *tmp, LsVifAccum *acc)
-{
-    const unsigned r = ls_vif_radius(level->scale), w = ref->w;
-    int32_t *s1 = sig, *s2 = sig + w, *s12 = sig + 2 * (size_t)w;
-    for (unsigned i = 0; i < ref->h; i++) {
-        const void *ref_rows[LS_VIF_MAX_TAPS], *dis_rows[LS_VIF_MAX_TAPS];
-        window(ref, (int)i, r, ref_rows);
-        window(dis, (int)i, r, dis_rows);
-        p->dsp.sigmas(ref_rows, dis_rows, w, level, s1, s2, s12, tmp);
-        p->dsp.pixels(s1, s2, s12, w, p->opt.vif_enhn_gain_limit, acc);
-    }
-}
-
-/* The next scale of src into dst (uint16, w/2 x h/2, packed rows). */
-static void decimate(const VifPriv *p, const Plane *src, const LsVifLevel *level, uint16_t *dst,
-                     void *tmp, Plane *out)
-{
-    const unsigned r = ls_vif_radius(level->scale + 1);
-    out->w = src->w / 2;
-    out->h = src->h / 2;
-    out->stride = (ptrdiff_t)(out->w * sizeof(uint16_t));
-    out->data = (const uint8_t *)dst;
-    for (unsigned i = 0; i < out->h; i++) {
-        const void *rows[LS_VIF_MAX_TAPS];
-        window(src, 2 * (int)i, r, rows);
-        p->dsp.decimate(rows, src->w, level, dst + (size_t)i * out->w, tmp);
-    }
-}
-
 static int vif_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *dist,
                        unsigned index, LsCollector *fc)
 {
     const VifPriv *p = fex->priv;
     const unsigned w = p->w, h = p->h;
-    /* scratch: the sigmas of one row, the DSP tmp, scales 1..3 of both pictures */
-    const size_t sig_bytes = ((3 * (size_t)w * sizeof(int32_t)) + 63) & ~(size_t)63;
+    /* scratch: the DSP tmp, scales 1..3 of both pictures (scale s in buffer s & 1) */
     const size_t tmp_bytes = (ls_vif_tmp_size(w) + 63) & ~(size_t)63;
     const size_t pyr_bytes = ((size_t)(w / 2) * (h / 2) * sizeof(uint16_t) + 63) & ~(size_t)63;
-    uint8_t *mem = aligned_alloc(64, sig_bytes + tmp_bytes + 4 * pyr_bytes);
+    uint8_t *mem = aligned_alloc(64, tmp_bytes + 4 * pyr_bytes);
     if (!mem)
         return -ENOMEM;
-    int32_t *sig = (int32_t *)mem;
-    void *tmp = mem + sig_bytes;
-    uint16_t *pyr[2][2] = { { (uint16_t *)(mem + sig_bytes + tmp_bytes),
-                              (uint16_t *)(mem + sig_bytes + tmp_bytes + pyr_bytes) },
-                            { (uint16_t *)(mem + sig_bytes + tmp_bytes + 2 * pyr_bytes),
-                              (uint16_t *)(mem + sig_bytes + tmp_bytes + 3 * pyr_bytes) } };
+    void *tmp = mem;
+    uint16_t *pyr[2][2];
+    for (unsigned k = 0; k < 2; k++)
+        for (unsigned b = 0; b < 2; b++)
+            pyr[k][b] = (uint16_t *)(mem + tmp_bytes + (2 * k + b) * pyr_bytes);
 
-    Plane cur[2] = { { ref->data[0], ref->stride[0], w, h }, { dist->data[0], dist->stride[0], w, h } };
+    LsVifPlane cur[2] = { { ref->data[0], ref->stride[0], w, h },
+                          { dist->data[0], dist->stride[0], w, h } };
     LsVifAccum acc[LS_VIF_SCALES];
     memset(acc, 0, sizeof(acc));
     const unsigned first = p->opt.vif_skip_scale0 ? 1 : 0;
     for (unsigned s = 0; s < LS_VIF_SCALES; s++) {
         if (s > 0) {
-            /* scale s of each picture goes into the buffer scale s - 1 did not use; scale 1 comes
-             * from the full-size picture also when scale 0 is skipped */
+            /* scale 1 comes from the full-size picture also when scale 0 is skipped */
             const LsVifLevel prev = ls_vif_level(s - 1, p->bpc);
-            Plane next[2];
-            for (unsigned k = 0; k < 2; k++)
-                decimate(p, &cur[k], &prev, pyr[k][s & 1], tmp, &next[k]);
-            cur[0] = next[0];
-            cur[1] = next[1];
+            for (unsigned k = 0; k < 2; k++) {
+                p->dsp.decimate(&cur[k], &prev, pyr[k][s & 1], tmp);
+                cur[k].w /= 2;
+                cur[k].h /= 2;
+                cur[k].stride = (ptrdiff_t)(cur[k].w * sizeof(uint16_t));
+                cur[k].data = pyr[k][s & 1];
+            }
         }
         if (s >= first) {
             const LsVifLevel level = ls_vif_level(s, p->bpc);
-            score_scale(p, &cur[0], &cur[1], &level, sig, tmp, &acc[s]);
+            p->dsp.stats(&cur[0], &cur[1], &level, p->opt.vif_enhn_gain_limit, &acc[s], tmp);
         }
     }
     free(mem);

@@ -130,6 +130,53 @@ LS_HD static inline LsVifSigmas ls_vif_sigmas(uint32_t mx, uint32_t my, uint64_t
     return s;
 }
 
+/* The vertical pass of the statistics at column j (vif.md §5.1): rows[k] is the k-th of the
+ * 2R+1 reflected source rows. Outputs the five per-column values. */
+LS_HD static inline void ls_vif_vert_column(const void *const *ref_rows, const void *const *dis_rows,
+                                            unsigned j, const LsVifLevel *level, uint32_t out[5])
+{
+    const unsigned width = ls_vif_width(level->scale);
+    const LS_GLOBAL uint16_t *f = ls_vif_taps[level->scale];
+    uint32_t ax = 0, ay = 0;
+    uint64_t axx = 0, ayy = 0, axy = 0;
+    for (unsigned k = 0; k < width; k++) {
+        const uint32_t x = level->bytes ? ((const uint8_t *)ref_rows[k])[j]
+                                        : ((const uint16_t *)ref_rows[k])[j];
+        const uint32_t y = level->bytes ? ((const uint8_t *)dis_rows[k])[j]
+                                        : ((const uint16_t *)dis_rows[k])[j];
+        const uint32_t fx = f[k] * x, fy = f[k] * y;
+        ax += fx;
+        ay += fy;
+        /* 8-bit: the reference sums in uint32 (65536 * 255^2 < 2^32), the same values */
+        axx += (uint64_t)fx * x;
+        ayy += (uint64_t)fy * y;
+        axy += (uint64_t)fx * y;
+    }
+    out[0] = (ax + level->mu_round) >> level->mu_shift;
+    out[1] = (ay + level->mu_round) >> level->mu_shift;
+    out[2] = (uint32_t)((axx + level->sq_round) >> level->sq_shift);
+    out[3] = (uint32_t)((ayy + level->sq_round) >> level->sq_shift);
+    out[4] = (uint32_t)((axy + level->sq_round) >> level->sq_shift);
+}
+
+/* The horizontal pass at one pixel (vif.md §5.2): v[f] points at the column-j-R entry of field f
+ * (mu1, mu2, xx, yy, xy) of the reflect-padded vertical results. */
+LS_HD static inline LsVifSigmas ls_vif_horiz_pixel(const uint32_t *const v[5], unsigned scale)
+{
+    const unsigned width = ls_vif_width(scale);
+    const LS_GLOBAL uint16_t *f = ls_vif_taps[scale];
+    uint32_t mx = 0, my = 0;
+    uint64_t sxx = 0, syy = 0, sxy = 0;
+    for (unsigned k = 0; k < width; k++) {
+        mx += f[k] * v[0][k];
+        my += f[k] * v[1][k];
+        sxx += (uint64_t)f[k] * v[2][k];
+        syy += (uint64_t)f[k] * v[3][k];
+        sxy += (uint64_t)f[k] * v[4][k];
+    }
+    return ls_vif_sigmas(mx, my, sxx, syy, sxy);
+}
+
 /* ---- fixed-point log2 (vif.md §5.4) ---- */
 
 /* floor(log2(x)) for x > 0 */
@@ -212,60 +259,76 @@ extern const LsExtractor ls_fex_vif;
 /* ---- DSP units of the CPU path (C reference in vif_dsp.c, SIMD in x86/vif_avx2.c and
  * x86/vif_avx512.c) ---- */
 
-/* The three statistics of every pixel of one row (vif.md §5.1, §5.2) from the 2R+1 source rows
- * around it (already reflected: rows[k] is row i - R + k), samples of the level's kind. Needs
- * w > R. tmp: ls_vif_tmp_size(w) bytes, 64-byte aligned. */
-typedef void (*LsVifSigmasFn)(const void *const ref_rows[LS_VIF_MAX_TAPS],
-                              const void *const dis_rows[LS_VIF_MAX_TAPS], unsigned w,
-                              const LsVifLevel *level, int32_t *sigma1_sq, int32_t *sigma2_sq,
-                              int32_t *sigma12, void *tmp);
-/* Adds the contributions of n pixels (ls_vif_pixel) to acc. */
+/* A picture of the pyramid: samples of the level's kind (bytes or uint16), stride in bytes. */
+typedef struct LsVifPlane {
+    const void *data;
+    ptrdiff_t stride;
+    unsigned w, h;
+} LsVifPlane;
+
+/* Adds the contributions of every pixel of one scale (vif.md §5) of the pair to acc. Needs
+ * w, h > R of the level's scale. tmp: ls_vif_tmp_size(w) bytes, 64-byte aligned. */
+typedef void (*LsVifStatsFn)(const LsVifPlane *ref, const LsVifPlane *dis, const LsVifLevel *level,
+                             double gain_limit, LsVifAccum *acc, void *tmp);
+/* Adds the contributions of n pixels (ls_vif_pixel) to acc; any order. */
 typedef void (*LsVifPixelsFn)(const int32_t *sigma1_sq, const int32_t *sigma2_sq,
                               const int32_t *sigma12, unsigned n, double gain_limit,
                               LsVifAccum *acc);
-/* One row of the next scale (vif.md §4): the low-pass of the source rows around row 2i with the
- * taps of level->scale + 1 ... (level: the source picture's level, its rounding) kept at the
- * even columns: dst[j] for j < w / 2. Needs w > radius of the new scale. tmp as above. */
-typedef void (*LsVifDecimateFn)(const void *const rows[LS_VIF_MAX_TAPS], unsigned w,
-                                const LsVifLevel *level, uint16_t *dst, void *tmp);
+/* The next scale of src (vif.md §4: the low-pass with the taps of scale level->scale + 1 and the
+ * rounding of src's level, kept at even rows and columns) into dst, w/2 x h/2 packed rows. */
+typedef void (*LsVifDecimateFn)(const LsVifPlane *src, const LsVifLevel *level, uint16_t *dst,
+                                void *tmp);
+
+/* Pair rows kept by the SIMD statistics: every pair (m, m+1) that a window of 2R+1 rows
+ * touches, with room to spare. */
+#define LS_VIF_RING 20
+#define LS_VIF_MAX_PIECES 8
 
 static inline size_t ls_vif_tmp_size(unsigned w)
 {
-    return ((size_t)w + 2 * LS_VIF_MAX_TAPS + 64) * 5 * sizeof(uint64_t) + 256;
+    const size_t cols = (size_t)w + 128;
+    return LS_VIF_RING * LS_VIF_MAX_PIECES * 2 * cols * sizeof(int16_t) /* pair rows */
+           + LS_VIF_MAX_PIECES * cols * sizeof(int16_t)               /* horizontal input */
+           + 8 * cols * sizeof(uint32_t)                              /* sigmas, C rows */
+           + 4096;
 }
 
 typedef struct LsVifDsp {
-    LsVifSigmasFn sigmas;
+    LsVifStatsFn stats;
     LsVifPixelsFn pixels;
     LsVifDecimateFn decimate;
 } LsVifDsp;
 
 void ls_vif_dsp_init(LsVifDsp *dsp, uint64_t cpu_flags);
 
-/* the C references (also the tails and fallbacks of the SIMD variants) */
-void ls_vif_sigmas_c(const void *const ref_rows[LS_VIF_MAX_TAPS],
-                     const void *const dis_rows[LS_VIF_MAX_TAPS], unsigned w,
-                     const LsVifLevel *level, int32_t *sigma1_sq, int32_t *sigma2_sq,
-                     int32_t *sigma12, void *tmp);
+/* the C references (also what the SIMD variants use for row and column tails) */
+void ls_vif_stats_c(const LsVifPlane *ref, const LsVifPlane *dis, const LsVifLevel *level,
+                    double gain_limit, LsVifAccum *acc, void *tmp);
 void ls_vif_pixels_c(const int32_t *sigma1_sq, const int32_t *sigma2_sq, const int32_t *sigma12,
                      unsigned n, double gain_limit, LsVifAccum *acc);
-void ls_vif_decimate_c(const void *const rows[LS_VIF_MAX_TAPS], unsigned w,
-                       const LsVifLevel *level, uint16_t *dst, void *tmp);
+void ls_vif_decimate_c(const LsVifPlane *src, const LsVifLevel *level, uint16_t *dst, void *tmp);
 
-void ls_vif_sigmas_avx2(const void *const ref_rows[LS_VIF_MAX_TAPS],
-                        const void *const dis_rows[LS_VIF_MAX_TAPS], unsigned w,
-                        const LsVifLevel *level, int32_t *sigma1_sq, int32_t *sigma2_sq,
-                        int32_t *sigma12, void *tmp);
+/* Pointers to rows center - r .. center + r of the plane, reflected (vif.md §3). */
+static inline void ls_vif_window(const LsVifPlane *pl, int center, unsigned r,
+                                 const void *rows[LS_VIF_MAX_TAPS])
+{
+    for (unsigned k = 0; k < 2 * r + 1; k++)
+        rows[k] = (const uint8_t *)pl->data +
+                  ls_vif_reflect(center - (int)r + (int)k, (int)pl->h) * pl->stride;
+}
+
+void ls_vif_stats_avx2(const LsVifPlane *ref, const LsVifPlane *dis, const LsVifLevel *level,
+                       double gain_limit, LsVifAccum *acc, void *tmp);
 void ls_vif_pixels_avx2(const int32_t *sigma1_sq, const int32_t *sigma2_sq,
                         const int32_t *sigma12, unsigned n, double gain_limit, LsVifAccum *acc);
-void ls_vif_decimate_avx2(const void *const rows[LS_VIF_MAX_TAPS], unsigned w,
-                          const LsVifLevel *level, uint16_t *dst, void *tmp);
-void ls_vif_sigmas_avx512(const void *const ref_rows[LS_VIF_MAX_TAPS],
-                          const void *const dis_rows[LS_VIF_MAX_TAPS], unsigned w,
-                          const LsVifLevel *level, int32_t *sigma1_sq, int32_t *sigma2_sq,
-                          int32_t *sigma12, void *tmp);
+void ls_vif_decimate_avx2(const LsVifPlane *src, const LsVifLevel *level, uint16_t *dst,
+                          void *tmp);
+void ls_vif_stats_avx512(const LsVifPlane *ref, const LsVifPlane *dis, const LsVifLevel *level,
+                         double gain_limit, LsVifAccum *acc, void *tmp);
 void ls_vif_pixels_avx512(const int32_t *sigma1_sq, const int32_t *sigma2_sq,
                           const int32_t *sigma12, unsigned n, double gain_limit, LsVifAccum *acc);
+void ls_vif_decimate_avx512(const LsVifPlane *src, const LsVifLevel *level, uint16_t *dst,
+                            void *tmp);
 
 #endif /* !__CUDACC__ */
 
