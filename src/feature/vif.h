@@ -218,7 +218,8 @@ LS_HD static inline void ls_vif_pixel(const LS_GLOBAL uint16_t *table, int32_t s
     const int32_t sigma_nsq = LS_VIF_SIGMA_NSQ;
     sigma2_sq = sigma2_sq > 0 ? sigma2_sq : 0;
     if (sigma1_sq >= sigma_nsq) {
-        acc->den_log += ls_vif_log2(table, (uint64_t)(uint32_t)(sigma_nsq + sigma1_sq)) -
+        /* uint32 sum as the reference's (it wraps only for sigma1_sq near INT32_MAX) */
+        acc->den_log += ls_vif_log2(table, (uint32_t)sigma_nsq + (uint32_t)sigma1_sq) -
                         LS_VIF_LOG_DEN_OFFSET;
         if (sigma12 > 0 && sigma2_sq > 0) {
             double g = (double)sigma12 / ((double)sigma1_sq + LS_VIF_EPS);
