@@ -111,6 +111,9 @@ def main():
     tiny = ["-r", os.path.join(fx, "p11d_ref.y4m"), "-d", os.path.join(fx, "p11d_dis.y4m")]
     expect_error(cli, work, "frame smaller than psnr_hvs's block", tiny + ["--feature", "psnr_hvs"], "8x8 block")
     expect_error(cli, work, "frame smaller than float_ssim's window", tiny + ["--feature", "float_ssim"], "11x11")
+    expect_error(cli, work, "frame smaller than vif's pyramid (17x13)", ["-r", os.path.join(fx, "p11b_ref.y4m"), "-d", os.path.join(fx, "p11b_dis.y4m"), "--feature", "vif"], "vif: frame 17x13 is too small", "smallest frame it can score is 16x16")
+    expect_error(cli, work, "frame smaller than vif's pyramid (7x7)", tiny + ["--feature", "vif=vif_enhn_gain_limit=1"], "vif: frame 7x7", "16x16")
+    expect_error(cli, work, "vif gain limit out of range", ["-r", two_ref, "-d", two_dis, "--feature", "vif=vif_enhn_gain_limit=0.5"], "vif_enhn_gain_limit", "range")
     expect_error(cli, work, "chroma smaller than psnr_hvs's block", ["-r", os.path.join(fx, "p11b_ref.y4m"), "-d", os.path.join(fx, "p11b_dis.y4m"), "--feature", "psnr_hvs"], "enable_chroma=false")
     expect_error(cli, work, "malformed boolean", ["-r", two_ref, "-d", two_dis, "--feature", "psnr=enable_chroma=yes"], "enable_chroma", "yes")
     expect_error(cli, work, "malformed number", ["-r", two_ref, "-d", two_dis, "--feature", "psnr=min_sse=1x"], "min_sse", "1x")
