@@ -226,7 +226,8 @@ LS_HD static inline void ls_vif_pixel(const LS_GLOBAL uint16_t *table, int32_t s
             int32_t sv_sq = ls_vif_trunc_i32((double)sigma2_sq - g * (double)sigma12);
             sv_sq = sv_sq > 0 ? sv_sq : 0;
             g = g < gain_limit ? g : gain_limit;
-            const uint32_t n1 = (uint32_t)(sv_sq + sigma_nsq);
+            /* uint32 as in the reference: above 2^31 when sv_sq is near INT32_MAX */
+            const uint32_t n1 = (uint32_t)sv_sq + (uint32_t)sigma_nsq;
             const int64_t n2 = (int64_t)((g * g) * (double)sigma1_sq) + n1;
             acc->num_log += ls_vif_log2(table, (uint64_t)n2) - ls_vif_log2(table, n1);
         }

@@ -56,6 +56,7 @@
 
 #define VLO(v) _mm256_castsi256_si128(v)
 #define VHI(v) _mm256_extracti128_si256(v, 1)
+#define VCOMBINE(lo, hi) _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1)
 #define VH_WIDEN64 _mm256_cvtepi32_epi64
 #define VH_ZERO _mm_setzero_si128
 #define VH_SET32 _mm_set1_epi32

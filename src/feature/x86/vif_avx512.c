@@ -58,6 +58,7 @@
 
 #define VLO(v) _mm512_castsi512_si256(v)
 #define VHI(v) _mm512_extracti64x4_epi64(v, 1)
+#define VCOMBINE(lo, hi) _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1)
 #define VH_WIDEN64 _mm512_cvtepi32_epi64
 #define VH_ZERO _mm256_setzero_si256
 #define VH_SET32 _mm256_set1_epi32

@@ -64,17 +64,29 @@ static inline VI log2_of_double(VD d)
     return VADD64(t, VSLLI64(k, 11));
 }
 
-/* the numerator terms of N64 pixels whose 32-bit sigmas are in the half vectors */
-static inline VI num_log_terms(VH s1, VH s2, VH s12, VD gain_limit)
+/* LOG2 of 32-bit lanes x >= 2^17: the exponent of the float of x >> 8 (exact, below 2^24)
+ * gives k + 15, x >> k the table index. Returns T + 2048 k. */
+static inline VI log2_u32(VI x)
+{
+    const VI e = VSRLI32(VF_BITS(VF_FROM_I32(VSRLI32(x, 8))), 23);
+    const VI k = VSUB32(e, VSET32(127 + 15 - 8));
+    const VI t = VGATHER32(log2_table32, VSUB32(VSRLV32(x, k), VSET32(32768)));
+    return VADD32(t, VSLLI32(k, 11));
+}
+
+/* g, sv_sq and g*g*sigma1 of N64 pixels whose 32-bit sigmas are in the half vectors: sv_sq as
+ * 32-bit lanes, LOG2(n2) as 64-bit lanes, n1 = sv_sq + sigma_nsq for the caller's LOG2 */
+static inline VH num_log_half(VH s1, VH s2, VH s12, VD gain_limit, VI *log_n2)
 {
     const VD d1 = VD_FROM_I32(s1), d2 = VD_FROM_I32(s2), d12 = VD_FROM_I32(s12);
     VD g = VD_DIV(d12, VD_ADD(d1, VD_SET1(LS_VIF_EPS)));
     VH sv = VD_TRUNC_I32(VD_SUB(d2, VD_MUL(g, d12)));
     sv = VH_MAX32(sv, VH_ZERO());
     g = VD_MIN(g, gain_limit);
-    const VD n1 = VD_FROM_I32(VH_ADD32(sv, VH_SET32(LS_VIF_SIGMA_NSQ)));
-    const VD n2 = VD_ADD(VD_TRUNC(VD_MUL(VD_MUL(g, g), d1)), n1);
-    return VSUB64(log2_of_double(n2), log2_of_double(n1));
+    /* n1 = sv_sq + sigma_nsq as uint32 (it may pass 2^31): in double from sv_sq >= 0 */
+    const VD n1 = VD_ADD(VD_FROM_I32(sv), VD_SET1((double)LS_VIF_SIGMA_NSQ));
+    *log_n2 = log2_of_double(VD_ADD(VD_TRUNC(VD_MUL(VD_MUL(g, g), d1)), n1));
+    return VH_ADD32(sv, VH_SET32(LS_VIF_SIGMA_NSQ));
 }
 
 void FN(ls_vif_pixels)(const int32_t *sigma1_sq, const int32_t *sigma2_sq, const int32_t *sigma12,
@@ -96,17 +108,19 @@ void FN(ls_vif_pixels)(const int32_t *sigma1_sq, const int32_t *sigma2_sq, const
         if (!VTEST_ANY(is_log))
             continue;
         /* denominator: LOG2(nsq + sigma1) - 2048*17; other lanes read a harmless entry */
-        const VI x = VBLENDV(nsq, VADD32(s1, nsq), is_log);
-        const VI e = VSRLI32(VF_BITS(VF_FROM_I32(VSRLI32(x, 8))), 23); /* exponent of x >> 8 */
-        const VI k = VSUB32(e, VSET32(127 + 15 - 8));
-        const VI t = VGATHER32(log2_table32, VSUB32(VSRLV32(x, k), VSET32(32768)));
-        const VI den = VSUB32(VADD32(t, VSLLI32(k, 11)), VSET32(LS_VIF_LOG_DEN_OFFSET));
+        const VI den = VSUB32(log2_u32(VBLENDV(nsq, VADD32(s1, nsq), is_log)),
+                              VSET32(LS_VIF_LOG_DEN_OFFSET));
         den_log = VADD32(den_log, VAND(den, is_log));
         /* numerator where sigma12 > 0 and sigma2 > 0 */
         const VI has_num = VAND(is_log, VAND(VCMPGT32(s12, zero), VCMPGT32(s2, zero)));
         if (VTEST_ANY(has_num)) {
-            const VI lo = num_log_terms(VLO(s1), VLO(s2), VLO(s12), limit);
-            const VI hi = num_log_terms(VHI(s1), VHI(s2), VHI(s12), limit);
+            VI log_n2_lo, log_n2_hi;
+            const VH n1_lo = num_log_half(VLO(s1), VLO(s2), VLO(s12), limit, &log_n2_lo);
+            const VH n1_hi = num_log_half(VHI(s1), VHI(s2), VHI(s12), limit, &log_n2_hi);
+            /* n1 in [2^17, 2^32) in every lane (sv_sq is clamped at 0), read as uint32 */
+            const VI log_n1 = log2_u32(VCOMBINE(n1_lo, n1_hi));
+            const VI lo = VSUB64(log_n2_lo, VH_WIDEN64(VLO(log_n1)));
+            const VI hi = VSUB64(log_n2_hi, VH_WIDEN64(VHI(log_n1)));
             num_log = VADD64(num_log, VADD64(VAND(lo, VH_WIDEN64(VLO(has_num))),
                                              VAND(hi, VH_WIDEN64(VHI(has_num)))));
         }
@@ -177,13 +191,16 @@ static const int16_t *pair_row(Stats *st, int m)
     if (st->ring_row[slot] == m)
         return pr;
     st->ring_row[slot] = m;
+    /* per block of N16 columns: the low halves of every piece, then the high halves, so that
+     * the vertical pass reads each pair row as one stream */
     for (unsigned c = 0; c < st->wv; c += N16) {
         VI a[PIECES_WORDS], b[PIECES_WORDS];
         row_pieces(st, m, c, a);
         row_pieces(st, m + 1, c, b);
+        int16_t *blk = pr + (size_t)2 * st->pieces * c;
         for (unsigned p = 0; p < st->pieces; p++) {
-            VSTORE(pr + p * st->pair_len + 2 * c, VUNPLO16(a[p], b[p]));
-            VSTORE(pr + p * st->pair_len + 2 * c + N16, VUNPHI16(a[p], b[p]));
+            VSTORE(blk + p * N16, VUNPLO16(a[p], b[p]));
+            VSTORE(blk + (st->pieces + p) * N16, VUNPHI16(a[p], b[p]));
         }
     }
     return pr;
@@ -218,22 +235,21 @@ static void vertical(Stats *st, unsigned i)
             taps[t] = tap_pair(fb, fa);
         }
     }
-    const size_t len = st->pair_len;
+    const unsigned np = st->pieces;
     for (unsigned c = 0; c < st->wv; c += N16) {
         VI lo[PIECES_WORDS], hi[PIECES_WORDS];
-        for (unsigned p = 0; p < st->pieces; p++) {
-            VI l = VZERO(), u = VZERO();
+        for (unsigned half = 0; half < 2; half++) {
+            VI *a = half ? hi : lo;
+            for (unsigned p = 0; p < np; p++)
+                a[p] = VZERO();
             for (unsigned t = 0; t < n_pairs; t++) {
-                const int16_t *q = pr[t] + p * len + 2 * c;
-                l = VADD32(l, VMADD(VLOAD(q), taps[t]));
-                u = VADD32(u, VMADD(VLOAD(q + N16), taps[t]));
+                const int16_t *q = pr[t] + (size_t)2 * np * c + half * np * N16;
+                for (unsigned p = 0; p < np; p++)
+                    a[p] = VADD32(a[p], VMADD(VLOAD(q + p * N16), taps[t]));
             }
-            if (scale == 3) {
-                l = VSLLI32(l, 1);
-                u = VSLLI32(u, 1);
-            }
-            lo[p] = l;
-            hi[p] = u;
+            if (scale == 3)
+                for (unsigned p = 0; p < np; p++)
+                    a[p] = VSLLI32(a[p], 1);
         }
         VI v[2][5]; /* mu1, mu2, xx, yy, xy of the two halves */
         for (unsigned half = 0; half < 2; half++) {
@@ -316,17 +332,22 @@ static void horizontal(Stats *st)
 {
     const unsigned scale = st->level->scale, width = ls_vif_width(scale), r = ls_vif_radius(scale);
     const unsigned n_pairs = (width + 1) / 2;
-    VI taps[LS_VIF_MAX_TAPS];
-    for (unsigned m = 0; m < n_pairs; m++)
-        taps[m] = tap_pair(madd_tap(scale, 2 * m), madd_tap(scale, 2 * m + 1));
+    /* the load at column c - R + 2m feeds even outputs with taps (2m, 2m+1) and odd outputs
+     * with taps (2m-1, 2m) */
+    VI taps_even[LS_VIF_MAX_TAPS], taps_odd[LS_VIF_MAX_TAPS];
+    for (unsigned m = 0; m < n_pairs; m++) {
+        taps_even[m] = tap_pair(madd_tap(scale, 2 * m), madd_tap(scale, 2 * m + 1));
+        taps_odd[m] = tap_pair(m ? madd_tap(scale, 2 * m - 1) : 0u, madd_tap(scale, 2 * m));
+    }
     for (unsigned c = 0; c < st->wv; c += N16) {
         VI even[PIECES_WORDS], odd[PIECES_WORDS];
         for (unsigned p = 0; p < PIECES_WORDS; p++) {
             const int16_t *b = st->hbuf[p] + c;
             VI e = VZERO(), o = VZERO();
             for (unsigned m = 0; m < n_pairs; m++) {
-                e = VADD32(e, VMADD(VLOAD(b + 2 * m), taps[m]));
-                o = VADD32(o, VMADD(VLOAD(b + 2 * m + 1), taps[m]));
+                const VI v = VLOAD(b + 2 * m);
+                e = VADD32(e, VMADD(v, taps_even[m]));
+                o = VADD32(o, VMADD(v, taps_odd[m]));
             }
             if (scale == 3) {
                 e = VSLLI32(e, 1);
