@@ -189,6 +189,8 @@ static int same_acc(const LsVifAccum *a, const LsVifAccum *b)
 /* Sigma triples that cover every branch of the per-pixel terms: around the sigma_nsq threshold,
  * sigma12 and sigma2 at and below 0, gains above the limits, the extremes of int32, and the
  * ranges the statistics produce. */
+static int32_t clamp_i32(double d) { return d > 2147483647.0 ? INT32_MAX : (int32_t)d; }
+
 static void make_sigmas(int32_t *s1, int32_t *s2, int32_t *s12, unsigned n)
 {
     for (unsigned j = 0; j < n; j++) {
@@ -213,7 +215,7 @@ static void make_sigmas(int32_t *s1, int32_t *s2, int32_t *s12, unsigned n)
         case 3: /* sigma2 just above g * sigma12: sv_sq small, truncation decides */
             a = LS_VIF_SIGMA_NSQ + (int32_t)(rnd() % 50000000);
             c = (int32_t)(rnd() % 50000000) + 1;
-            b = (int32_t)((double)c * c / ((double)a + LS_VIF_EPS)) + (int32_t)(rnd() % 5) - 2;
+            b = clamp_i32((double)c * c / ((double)a + LS_VIF_EPS) + (double)(rnd() % 5) - 2.0);
             break;
         case 4: /* small gains near the threshold: n2 stays below 2^18, where rounding
                  * g*g*sigma1 instead of truncating it moves the table index */
