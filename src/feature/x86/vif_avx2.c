@@ -73,6 +73,10 @@
 #define VD_FROM_I32 _mm256_cvtepi32_pd
 #define VD_TRUNC_I32 _mm256_cvttpd_epi32
 #define VD_TRUNC(d) _mm256_round_pd(d, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC)
+#define VFH __m128
+#define VD_TO_F _mm256_cvtpd_ps
+#define VD_FROM_BITS _mm256_castsi256_pd
+#define VF_COMBINE(lo, hi) _mm256_set_m128(hi, lo)
 #define VD_BITS _mm256_castpd_si256
 
 #include "feature/x86/vif_simd.h"

@@ -75,6 +75,10 @@
 #define VD_FROM_I32 _mm512_cvtepi32_pd
 #define VD_TRUNC_I32 _mm512_cvttpd_epi32
 #define VD_TRUNC(d) _mm512_roundscale_pd(d, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC)
+#define VFH __m256
+#define VD_TO_F _mm512_cvtpd_ps
+#define VD_FROM_BITS _mm512_castsi512_pd
+#define VF_COMBINE(lo, hi) _mm512_insertf32x8(_mm512_castps256_ps512(lo), hi, 1)
 #define VD_BITS _mm512_castpd_si512
 
 #include "feature/x86/vif_simd.h"

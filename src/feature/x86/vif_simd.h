@@ -52,18 +52,6 @@ static inline int64_t hsum32(VI v)
     return s;
 }
 
-/* LOG2 of the 64-bit-lane integers held exactly in doubles (all below 2^53): the exponent gives
- * k + 15, the 15 fraction bits below the leading one the table index. Returns T + 2048 k as
- * 64-bit lanes. */
-static inline VI log2_of_double(VD d)
-{
-    const VI bits = VD_BITS(d);
-    const VI idx = VAND(VSRLI64(bits, 37), VSET64(0x7fff));
-    const VI k = VSUB64(VSRLI64(bits, 52), VSET64(1023 + 15));
-    const VI t = VH_WIDEN64(VGATHER64_32(log2_table32, idx));
-    return VADD64(t, VSLLI64(k, 11));
-}
-
 /* LOG2 of 32-bit lanes x >= 2^17: the exponent of the float of x >> 8 (exact, below 2^24)
  * gives k + 15, x >> k the table index. Returns T + 2048 k. */
 static inline VI log2_u32(VI x)
@@ -74,19 +62,31 @@ static inline VI log2_u32(VI x)
     return VADD32(t, VSLLI32(k, 11));
 }
 
-/* g, sv_sq and g*g*sigma1 of N64 pixels whose 32-bit sigmas are in the half vectors: sv_sq as
- * 32-bit lanes, LOG2(n2) as 64-bit lanes, n1 = sv_sq + sigma_nsq for the caller's LOG2 */
-static inline VH num_log_half(VH s1, VH s2, VH s12, VD gain_limit, VI *log_n2)
+/* g, sv_sq and n2 = g*g*sigma1 + n1 of N64 pixels whose 32-bit sigmas are in the half
+ * vectors. n2 (an integer below 2^53, exact in double) is returned as a float truncated to its
+ * 24 leading bits, which keeps the 16 bits LOG2 reads; n1 = sv_sq + sigma_nsq as uint32. */
+static inline VFH num_log_half(VH s1, VH s2, VH s12, VD gain_limit, VH *n1)
 {
     const VD d1 = VD_FROM_I32(s1), d2 = VD_FROM_I32(s2), d12 = VD_FROM_I32(s12);
     VD g = VD_DIV(d12, VD_ADD(d1, VD_SET1(LS_VIF_EPS)));
     VH sv = VD_TRUNC_I32(VD_SUB(d2, VD_MUL(g, d12)));
     sv = VH_MAX32(sv, VH_ZERO());
     g = VD_MIN(g, gain_limit);
-    /* n1 = sv_sq + sigma_nsq as uint32 (it may pass 2^31): in double from sv_sq >= 0 */
-    const VD n1 = VD_ADD(VD_FROM_I32(sv), VD_SET1((double)LS_VIF_SIGMA_NSQ));
-    *log_n2 = log2_of_double(VD_ADD(VD_TRUNC(VD_MUL(VD_MUL(g, g), d1)), n1));
-    return VH_ADD32(sv, VH_SET32(LS_VIF_SIGMA_NSQ));
+    /* n1 may pass 2^31: in double from sv_sq >= 0 */
+    const VD n1d = VD_ADD(VD_FROM_I32(sv), VD_SET1((double)LS_VIF_SIGMA_NSQ));
+    const VD n2 = VD_ADD(VD_TRUNC(VD_MUL(VD_MUL(g, g), d1)), n1d);
+    *n1 = VH_ADD32(sv, VH_SET32(LS_VIF_SIGMA_NSQ));
+    /* clearing the 29 low significand bits makes the conversion exact */
+    return VD_TO_F(VD_FROM_BITS(VAND(VD_BITS(n2), VSET64(~(int64_t)0x1fffffff))));
+}
+
+/* LOG2 of integers >= 2^17 given as floats truncated to 24 bits: exponent k + 15 and the 15
+ * fraction bits below the leading one */
+static inline VI log2_of_float(VI bits)
+{
+    const VI k = VSUB32(VSRLI32(bits, 23), VSET32(127 + 15));
+    const VI t = VGATHER32(log2_table32, VAND(VSRLI32(bits, 8), VSET32(0x7fff)));
+    return VADD32(t, VSLLI32(k, 11));
 }
 
 void FN(ls_vif_pixels)(const int32_t *sigma1_sq, const int32_t *sigma2_sq, const int32_t *sigma12,
@@ -114,24 +114,24 @@ void FN(ls_vif_pixels)(const int32_t *sigma1_sq, const int32_t *sigma2_sq, const
         /* numerator where sigma12 > 0 and sigma2 > 0 */
         const VI has_num = VAND(is_log, VAND(VCMPGT32(s12, zero), VCMPGT32(s2, zero)));
         if (VTEST_ANY(has_num)) {
-            VI log_n2_lo, log_n2_hi;
-            const VH n1_lo = num_log_half(VLO(s1), VLO(s2), VLO(s12), limit, &log_n2_lo);
-            const VH n1_hi = num_log_half(VHI(s1), VHI(s2), VHI(s12), limit, &log_n2_hi);
+            VH n1_lo, n1_hi;
+            const VFH n2_lo = num_log_half(VLO(s1), VLO(s2), VLO(s12), limit, &n1_lo);
+            const VFH n2_hi = num_log_half(VHI(s1), VHI(s2), VHI(s12), limit, &n1_hi);
             /* n1 in [2^17, 2^32) in every lane (sv_sq is clamped at 0), read as uint32 */
-            const VI log_n1 = log2_u32(VCOMBINE(n1_lo, n1_hi));
-            const VI lo = VSUB64(log_n2_lo, VH_WIDEN64(VLO(log_n1)));
-            const VI hi = VSUB64(log_n2_hi, VH_WIDEN64(VHI(log_n1)));
-            num_log = VADD64(num_log, VADD64(VAND(lo, VH_WIDEN64(VLO(has_num))),
-                                             VAND(hi, VH_WIDEN64(VHI(has_num)))));
+            const VI num = VSUB32(log2_of_float(VF_BITS(VF_COMBINE(n2_lo, n2_hi))),
+                                  log2_u32(VCOMBINE(n1_lo, n1_hi)));
+            num_log = VADD32(num_log, VAND(num, has_num));
         }
-        /* 32-bit lanes of den_log: move them to the 64-bit total before they could overflow */
+        /* 32-bit lanes of den_log and num_log (each term below 2^16): move them to the 64-bit
+         * totals before they could overflow */
         if (++run == 4096) {
             acc->den_log += hsum32(den_log);
-            den_log = zero;
+            acc->num_log += hsum32(num_log);
+            den_log = num_log = zero;
             run = 0;
         }
     }
-    acc->num_log += hsum64(num_log);
+    acc->num_log += hsum32(num_log);
     acc->den_log += hsum32(den_log);
     acc->num_nonlog += hsum64(num_nonlog);
     acc->den_nonlog += hsum32(den_nonlog);
