@@ -145,8 +145,8 @@ typedef struct Stats {
     const LsVifPlane *ref, *dis;
     const LsVifLevel *level;
     unsigned w, wv, pieces;
-    size_t pair_len;         /* int16 per piece of a pair row: 2 * columns */
-    int16_t *ring;           /* LS_VIF_RING pair rows of `pieces` pieces */
+    size_t pair_len;         /* int16 per piece of a pair row (2 per column) */
+    int16_t *ring;           /* LS_VIF_RING pair rows of `pieces` pieces, by column block */
     int ring_row[LS_VIF_RING];
     int16_t *hbuf[PIECES_WORDS]; /* column -R at index 0 */
     int32_t *sig[3];
@@ -330,7 +330,7 @@ static inline void sigmas_from_pieces(const VI s[PIECES_WORDS], VI *s1, VI *s2, 
  * columns first, then the odd ones. */
 static void horizontal(Stats *st)
 {
-    const unsigned scale = st->level->scale, width = ls_vif_width(scale), r = ls_vif_radius(scale);
+    const unsigned scale = st->level->scale, width = ls_vif_width(scale);
     const unsigned n_pairs = (width + 1) / 2;
     /* the load at column c - R + 2m feeds even outputs with taps (2m, 2m+1) and odd outputs
      * with taps (2m-1, 2m) */
@@ -382,7 +382,6 @@ static void horizontal(Stats *st)
         st->sig[1][c] = s.sigma2_sq;
         st->sig[2][c] = s.sigma12;
     }
-    (void)r;
 }
 
 void FN(ls_vif_stats)(const LsVifPlane *ref, const LsVifPlane *dis, const LsVifLevel *level,
