@@ -146,7 +146,8 @@ static void fill_plane(uint8_t *p, ptrdiff_t stride, unsigned w, unsigned h, int
             case FILL_MAX: v = max; break;
             case FILL_ALTERNATE: v = ((x + y + (unsigned)dis) & 1) ? max : 0; break;
             case FILL_SMOOTH:
-                v = (unsigned)((x * 7 + y * 3) * (max / 200 + 1) + (dis ? rnd() % (max / 50 + 2) : 0));
+                v = (unsigned)((x * 7 + y * 3) * (max / 200 + 1) +
+                               (dis ? rnd() % (max / 50 + 2) : 0));
                 v = v > max ? max - v % (max + 1) / 2 : v;
                 break;
             default: v = rnd() % (max + 1); break;
@@ -479,8 +480,10 @@ static void test_api(void)
 
     /* gain limit: suffixed names; scales where gains above 1 occur change */
     static const char *const egl[] = { "vif_enhn_gain_limit", "1.0", NULL };
-    static const char *const egl_names[4] = { "integer_vif_scale0_egl_1", "integer_vif_scale1_egl_1",
-                                              "integer_vif_scale2_egl_1", "integer_vif_scale3_egl_1" };
+    static const char *const egl_names[4] = {
+        "integer_vif_scale0_egl_1", "integer_vif_scale1_egl_1", "integer_vif_scale2_egl_1",
+        "integer_vif_scale3_egl_1",
+    };
     err = score(egl, 8, 67, 45, egl_names, 4, v);
     CHECK(!err, "egl names: error %d", err);
     int lower = 0;
@@ -512,7 +515,8 @@ static void test_api(void)
     /* debug alone: long names stay, debug names unsuffixed; num = ((n0 + n1) + n2) + n3 */
     static const char *const dbg[] = { "debug", "true", NULL };
     static const char *const dbg_names[12] = {
-        "VMAF_integer_feature_vif_scale0_score", "integer_vif", "integer_vif_num", "integer_vif_den",
+        "VMAF_integer_feature_vif_scale0_score", "integer_vif", "integer_vif_num",
+        "integer_vif_den",
         "integer_vif_num_scale0", "integer_vif_den_scale0", "integer_vif_num_scale1",
         "integer_vif_den_scale1", "integer_vif_num_scale2", "integer_vif_den_scale2",
         "integer_vif_num_scale3", "integer_vif_den_scale3",
@@ -529,7 +533,8 @@ static void test_api(void)
                   "debug num/den of scale %u do not give its score", s);
     }
     /* both feature parameters: sorted by option name */
-    static const char *const both[] = { "vif_skip_scale0", "true", "vif_enhn_gain_limit", "1", NULL };
+    static const char *const both[] = { "vif_skip_scale0", "true", "vif_enhn_gain_limit", "1",
+                                        NULL };
     static const char *const both_names[1] = { "integer_vif_scale2_egl_1_ssclz" };
     err = score(both, 8, 67, 45, both_names, 1, v);
     CHECK(!err, "both options: error %d", err);
@@ -543,7 +548,8 @@ static void test_refusals(void)
     };
     double v[4];
     for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-        const int err = score(NULL, 8, sizes[i].w, sizes[i].h, default_names, sizes[i].ok ? 4 : 0, v);
+        const int err =
+            score(NULL, 8, sizes[i].w, sizes[i].h, default_names, sizes[i].ok ? 4 : 0, v);
         CHECK((err == 0) == sizes[i].ok, "%ux%u: %s", sizes[i].w, sizes[i].h,
               err ? lockstep_last_error() : "accepted");
         if (!sizes[i].ok && err) {
@@ -583,7 +589,10 @@ static void bench(void)
     const LsVifPlane ref = { pl[0], stride, w, h }, dis = { pl[1], stride, w, h };
     const LsVifLevel level = ls_vif_level(0, 8);
     static const struct { const char *name; uint64_t flags; } vs[] = {
-        { "C", 0 }, { "AVX2", LS_CPU_FLAG_AVX2 }, { "AVX-512", LS_CPU_FLAG_AVX2 | LS_CPU_FLAG_AVX512 } };
+        { "C", 0 },
+        { "AVX2", LS_CPU_FLAG_AVX2 },
+        { "AVX-512", LS_CPU_FLAG_AVX2 | LS_CPU_FLAG_AVX512 },
+    };
     for (unsigned i = 0; i < 3; i++) {
         if ((vs[i].flags & ls_cpu_detect()) != vs[i].flags)
             continue;

@@ -132,8 +132,9 @@ LS_HD static inline LsVifSigmas ls_vif_sigmas(uint32_t mx, uint32_t my, uint64_t
 
 /* The vertical pass of the statistics at column j (vif.md §5.1): rows[k] is the k-th of the
  * 2R+1 reflected source rows. Outputs the five per-column values. */
-LS_HD static inline void ls_vif_vert_column(const void *const *ref_rows, const void *const *dis_rows,
-                                            unsigned j, const LsVifLevel *level, uint32_t out[5])
+LS_HD static inline void ls_vif_vert_column(const void *const *ref_rows,
+                                            const void *const *dis_rows, unsigned j,
+                                            const LsVifLevel *level, uint32_t out[5])
 {
     const unsigned width = ls_vif_width(level->scale);
     const LS_GLOBAL uint16_t *f = ls_vif_taps[level->scale];
