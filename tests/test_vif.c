@@ -164,7 +164,7 @@ typedef struct Variant {
     uint64_t flags;
 } Variant;
 
-static unsigned n_variants(Variant v[2])
+static unsigned n_variants(Variant v[3])
 {
     const uint64_t cpu = ls_cpu_detect();
     unsigned n = 0;
@@ -176,6 +176,11 @@ static unsigned n_variants(Variant v[2])
         v[n++] = (Variant){ "AVX-512", LS_CPU_FLAG_AVX2 | LS_CPU_FLAG_AVX512 };
     else
         printf("SKIP: AVX-512 (not on this CPU)\n");
+    if ((cpu & LS_CPU_FLAG_AVX2) && (cpu & LS_CPU_FLAG_AVX512) && (cpu & LS_CPU_FLAG_AVX512ICL))
+        v[n++] = (Variant){ "AVX-512 VNNI",
+                            LS_CPU_FLAG_AVX2 | LS_CPU_FLAG_AVX512 | LS_CPU_FLAG_AVX512ICL };
+    else
+        printf("SKIP: AVX-512 VNNI (not on this CPU)\n");
     return n;
 }
 
@@ -329,7 +334,7 @@ static void check_planes(const Variant *var)
 
 static void test_checkasm(void)
 {
-    Variant var[2];
+    Variant var[3];
     const unsigned n = n_variants(var);
     for (unsigned i = 0; i < n; i++) {
         const int before = failures;
@@ -588,12 +593,13 @@ static void bench(void)
     uint16_t *half = malloc((size_t)w * h);
     const LsVifPlane ref = { pl[0], stride, w, h }, dis = { pl[1], stride, w, h };
     const LsVifLevel level = ls_vif_level(0, 8);
-    static const struct { const char *name; uint64_t flags; } vs[] = {
+    static const struct { const char *name; uint64_t flags; } vs[4] = {
         { "C", 0 },
         { "AVX2", LS_CPU_FLAG_AVX2 },
         { "AVX-512", LS_CPU_FLAG_AVX2 | LS_CPU_FLAG_AVX512 },
+        { "VNNI", LS_CPU_FLAG_AVX2 | LS_CPU_FLAG_AVX512 | LS_CPU_FLAG_AVX512ICL },
     };
-    for (unsigned i = 0; i < 3; i++) {
+    for (unsigned i = 0; i < 4; i++) {
         if ((vs[i].flags & ls_cpu_detect()) != vs[i].flags)
             continue;
         LsVifDsp d;

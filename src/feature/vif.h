@@ -332,6 +332,14 @@ void ls_vif_pixels_avx512(const int32_t *sigma1_sq, const int32_t *sigma2_sq,
                           const int32_t *sigma12, unsigned n, double gain_limit, LsVifAccum *acc);
 void ls_vif_decimate_avx512(const LsVifPlane *src, const LsVifLevel *level, uint16_t *dst,
                             void *tmp);
+void ls_vif_stats_avx512vnni(const LsVifPlane *ref, const LsVifPlane *dis,
+                             const LsVifLevel *level, double gain_limit, LsVifAccum *acc,
+                             void *tmp);
+void ls_vif_pixels_avx512vnni(const int32_t *sigma1_sq, const int32_t *sigma2_sq,
+                              const int32_t *sigma12, unsigned n, double gain_limit,
+                              LsVifAccum *acc);
+void ls_vif_decimate_avx512vnni(const LsVifPlane *src, const LsVifLevel *level, uint16_t *dst,
+                                void *tmp);
 
 #endif /* !__CUDACC__ */
 

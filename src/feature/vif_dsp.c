@@ -101,6 +101,11 @@ void ls_vif_dsp_init(LsVifDsp *dsp, uint64_t cpu_flags)
     dsp->stats = ls_vif_stats_avx512;
     dsp->pixels = ls_vif_pixels_avx512;
     dsp->decimate = ls_vif_decimate_avx512;
+    if (!(cpu_flags & LS_CPU_FLAG_AVX512ICL))
+        return;
+    dsp->stats = ls_vif_stats_avx512vnni;
+    dsp->pixels = ls_vif_pixels_avx512vnni;
+    dsp->decimate = ls_vif_decimate_avx512vnni;
 #else
     (void)cpu_flags;
 #endif

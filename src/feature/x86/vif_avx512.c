@@ -11,7 +11,13 @@
 #define N16 32
 #define N32 16
 #define N64 8
-#define FN(name) name##_avx512
+/* vif_vnni_avx512.c builds this file again under another suffix */
+#ifndef LS_VIF_AVX512_SUFFIX
+#define LS_VIF_AVX512_SUFFIX _avx512
+#endif
+#define FN_CAT(name, suffix) name##suffix
+#define FN_EXPAND(name, suffix) FN_CAT(name, suffix)
+#define FN(name) FN_EXPAND(name, LS_VIF_AVX512_SUFFIX)
 
 #define VLOAD(p) _mm512_loadu_si512((const void *)(p))
 #define VSTORE(p, v) _mm512_storeu_si512((void *)(p), v)

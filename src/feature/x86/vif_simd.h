@@ -18,6 +18,11 @@
 
 enum { PIECES_BYTES = 5, PIECES_WORDS = 8 };
 
+/* acc + madd(a, b) mod 2^32: one instruction with VNNI (vpdpwssd wraps like the add) */
+#ifndef VDPADD
+#define VDPADD(acc, a, b) VADD32(acc, VMADD(a, b))
+#endif
+
 static const int32_t log2_table32[32768] = LS_VIF_LOG2_TABLE_INIT;
 
 /* the tap pair (a, b) as a madd operand */
@@ -245,7 +250,7 @@ static void vertical(Stats *st, unsigned i)
             for (unsigned t = 0; t < n_pairs; t++) {
                 const int16_t *q = pr[t] + (size_t)2 * np * c + half * np * N16;
                 for (unsigned p = 0; p < np; p++)
-                    a[p] = VADD32(a[p], VMADD(VLOAD(q + p * N16), taps[t]));
+                    a[p] = VDPADD(a[p], VLOAD(q + p * N16), taps[t]);
             }
             if (scale == 3)
                 for (unsigned p = 0; p < np; p++)
@@ -346,8 +351,8 @@ static void horizontal(Stats *st)
             VI e = VZERO(), o = VZERO();
             for (unsigned m = 0; m < n_pairs; m++) {
                 const VI v = VLOAD(b + 2 * m);
-                e = VADD32(e, VMADD(v, taps_even[m]));
-                o = VADD32(o, VMADD(v, taps_odd[m]));
+                e = VDPADD(e, v, taps_even[m]);
+                o = VDPADD(o, v, taps_odd[m]);
             }
             if (scale == 3) {
                 e = VSLLI32(e, 1);
@@ -449,8 +454,8 @@ void FN(ls_vif_decimate)(const LsVifPlane *src, const LsVifLevel *level, uint16_
                     if (2 * m + 1 < width)
                         b = VXOR(VPRE_UNPACK(VLOAD((const uint16_t *)rows[2 * m + 1] + c)), half);
                 }
-                l = VADD32(l, VMADD(VUNPLO16(a, b), vtaps[m]));
-                u = VADD32(u, VMADD(VUNPHI16(a, b), vtaps[m]));
+                l = VDPADD(l, VUNPLO16(a, b), vtaps[m]);
+                u = VDPADD(u, VUNPHI16(a, b), vtaps[m]);
             }
             if (scale == 3) {
                 l = VSLLI32(l, 1);
@@ -477,8 +482,8 @@ void FN(ls_vif_decimate)(const LsVifPlane *src, const LsVifLevel *level, uint16_
         for (; j + N16 <= w_out; j += N16) {
             VI l = VZERO(), u = VZERO();
             for (unsigned m = 0; m < n_pairs; m++) {
-                l = VADD32(l, VMADD(VLOAD(t + 2 * j + 2 * m), htaps[m]));
-                u = VADD32(u, VMADD(VLOAD(t + 2 * j + N16 + 2 * m), htaps[m]));
+                l = VDPADD(l, VLOAD(t + 2 * j + 2 * m), htaps[m]);
+                u = VDPADD(u, VLOAD(t + 2 * j + N16 + 2 * m), htaps[m]);
             }
             if (scale == 3) {
                 l = VSLLI32(l, 1);
