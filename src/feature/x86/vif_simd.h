@@ -215,6 +215,40 @@ static inline VI split_lo(VI v) { return VSUB32(VAND(v, VSET32(0xffff)), VSET32(
 static inline VI split_hi(VI v) { return VSUB32(VSRLI32(v, 16), VSET32(32768)); }
 static inline VI centered(VI v) { return VSUB32(v, VSET32(32768)); }
 
+/* The filtered pieces of one half block: sums over the pair rows. np is a constant where this
+ * is inlined, so the accumulators stay in registers. */
+static inline __attribute__((always_inline)) void
+vertical_sums(const int16_t *const pr[], const VI taps[], unsigned n_pairs, size_t off,
+              const unsigned np, VI out[PIECES_WORDS])
+{
+    VI a0 = VZERO(), a1 = VZERO(), a2 = VZERO(), a3 = VZERO(), a4 = VZERO();
+    VI a5 = VZERO(), a6 = VZERO(), a7 = VZERO();
+    for (unsigned t = 0; t < n_pairs; t++) {
+        const int16_t *q = pr[t] + off;
+        const VI tp = taps[t];
+        a0 = VDPADD(a0, VLOAD(q), tp);
+        a1 = VDPADD(a1, VLOAD(q + N16), tp);
+        a2 = VDPADD(a2, VLOAD(q + 2 * N16), tp);
+        a3 = VDPADD(a3, VLOAD(q + 3 * N16), tp);
+        a4 = VDPADD(a4, VLOAD(q + 4 * N16), tp);
+        if (np > 5) {
+            a5 = VDPADD(a5, VLOAD(q + 5 * N16), tp);
+            a6 = VDPADD(a6, VLOAD(q + 6 * N16), tp);
+            a7 = VDPADD(a7, VLOAD(q + 7 * N16), tp);
+        }
+    }
+    out[0] = a0;
+    out[1] = a1;
+    out[2] = a2;
+    out[3] = a3;
+    out[4] = a4;
+    if (np > 5) {
+        out[5] = a5;
+        out[6] = a6;
+        out[7] = a7;
+    }
+}
+
 /* The vertical pass of output row i into the horizontal input pieces. */
 static void vertical(Stats *st, unsigned i)
 {
@@ -245,13 +279,11 @@ static void vertical(Stats *st, unsigned i)
         VI lo[PIECES_WORDS], hi[PIECES_WORDS];
         for (unsigned half = 0; half < 2; half++) {
             VI *a = half ? hi : lo;
-            for (unsigned p = 0; p < np; p++)
-                a[p] = VZERO();
-            for (unsigned t = 0; t < n_pairs; t++) {
-                const int16_t *q = pr[t] + (size_t)2 * np * c + half * np * N16;
-                for (unsigned p = 0; p < np; p++)
-                    a[p] = VDPADD(a[p], VLOAD(q + p * N16), taps[t]);
-            }
+            const size_t off = (size_t)2 * np * c + half * np * N16;
+            if (lv->bytes)
+                vertical_sums(pr, taps, n_pairs, off, PIECES_BYTES, a);
+            else
+                vertical_sums(pr, taps, n_pairs, off, PIECES_WORDS, a);
             if (scale == 3)
                 for (unsigned p = 0; p < np; p++)
                     a[p] = VSLLI32(a[p], 1);
