@@ -253,8 +253,9 @@ LS_HD static inline float ls_vif_den(const LsVifAccum *a)
 
 #ifndef __CUDACC__
 
-/* The log2 table of the CPU path: entry k is T[32768 + k]. */
-extern const uint16_t ls_vif_log2_table[32768];
+/* The log2 table of the CPU path: entry k is T[32768 + k]; entry 32768 is T[65536] = 0, so that
+ * a 32-bit gather of any entry (scale 2, high half masked) stays inside the table. */
+extern const uint16_t ls_vif_log2_table[32769];
 
 extern const LsOption ls_vif_options[];
 extern const LsExtractor ls_fex_vif;

@@ -6,7 +6,7 @@
 #include "core/cpu.h"
 #include "feature/vif.h"
 
-const uint16_t ls_vif_log2_table[32768] = LS_VIF_LOG2_TABLE_INIT;
+const uint16_t ls_vif_log2_table[32769] = LS_VIF_LOG2_TABLE_INIT; /* last entry 0 */
 
 /* reflect-101 padding of r entries on both sides of an array of w */
 static void pad(uint32_t *a, unsigned w, unsigned r)

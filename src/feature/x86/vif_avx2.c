@@ -52,7 +52,8 @@
 #define VPACKUS16(a, b) _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8)
 #define VF_FROM_I32 _mm256_cvtepi32_ps
 #define VF_BITS _mm256_castps_si256
-#define VGATHER32(table, idx) _mm256_i32gather_epi32(table, idx, 4)
+#define VGATHER32_SCALE2(table, idx)                                                             \
+    _mm256_i32gather_epi32((const int *)(const void *)(table), idx, 2)
 
 #define VLO(v) _mm256_castsi256_si128(v)
 #define VHI(v) _mm256_extracti128_si256(v, 1)
@@ -62,7 +63,6 @@
 #define VH_SET32 _mm_set1_epi32
 #define VH_ADD32 _mm_add_epi32
 #define VH_MAX32 _mm_max_epi32
-#define VGATHER64_32(table, idx) _mm256_i64gather_epi32(table, idx, 4)
 
 #define VD_SET1 _mm256_set1_pd
 #define VD_ADD _mm256_add_pd

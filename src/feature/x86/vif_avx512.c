@@ -60,7 +60,7 @@
     _mm512_permutexvar_epi64(_mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0), _mm512_packus_epi32(a, b))
 #define VF_FROM_I32 _mm512_cvtepi32_ps
 #define VF_BITS _mm512_castps_si512
-#define VGATHER32(table, idx) _mm512_i32gather_epi32(idx, table, 4)
+#define VGATHER32_SCALE2(table, idx) _mm512_i32gather_epi32(idx, (const void *)(table), 2)
 
 #define VLO(v) _mm512_castsi512_si256(v)
 #define VHI(v) _mm512_extracti64x4_epi64(v, 1)
@@ -70,7 +70,6 @@
 #define VH_SET32 _mm256_set1_epi32
 #define VH_ADD32 _mm256_add_epi32
 #define VH_MAX32 _mm256_max_epi32
-#define VGATHER64_32(table, idx) _mm512_i64gather_epi32(idx, table, 4)
 
 #define VD_SET1 _mm512_set1_pd
 #define VD_ADD _mm512_add_pd

@@ -23,7 +23,12 @@ enum { PIECES_BYTES = 5, PIECES_WORDS = 8 };
 #define VDPADD(acc, a, b) VADD32(acc, VMADD(a, b))
 #endif
 
-static const int32_t log2_table32[32768] = LS_VIF_LOG2_TABLE_INIT;
+/* T[32768 + idx] for idx < 32768: a 32-bit gather at scale 2 from the uint16 table, the
+ * neighbouring entry masked off */
+static inline VI table_lookup(VI idx)
+{
+    return VAND(VGATHER32_SCALE2(ls_vif_log2_table, idx), VSET32(0xffff));
+}
 
 /* the tap pair (a, b) as a madd operand */
 static inline VI tap_pair(unsigned a, unsigned b) { return VSET32((int32_t)(a | (b << 16))); }
@@ -63,7 +68,7 @@ static inline VI log2_u32(VI x)
 {
     const VI e = VSRLI32(VF_BITS(VF_FROM_I32(VSRLI32(x, 8))), 23);
     const VI k = VSUB32(e, VSET32(127 + 15 - 8));
-    const VI t = VGATHER32(log2_table32, VSUB32(VSRLV32(x, k), VSET32(32768)));
+    const VI t = table_lookup(VSUB32(VSRLV32(x, k), VSET32(32768)));
     return VADD32(t, VSLLI32(k, 11));
 }
 
@@ -90,7 +95,7 @@ static inline VFH num_log_half(VH s1, VH s2, VH s12, VD gain_limit, VH *n1)
 static inline VI log2_of_float(VI bits)
 {
     const VI k = VSUB32(VSRLI32(bits, 23), VSET32(127 + 15));
-    const VI t = VGATHER32(log2_table32, VAND(VSRLI32(bits, 8), VSET32(0x7fff)));
+    const VI t = table_lookup(VAND(VSRLI32(bits, 8), VSET32(0x7fff)));
     return VADD32(t, VSLLI32(k, 11));
 }
 
