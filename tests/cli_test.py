@@ -319,6 +319,9 @@ def main():
     tiny = ["-n", "-r", os.path.join(fx, "p11d_ref.y4m"), "-d", os.path.join(fx, "p11d_dis.y4m")]
     expect_error(cli, work, "frame smaller than psnr_hvs's block", tiny + ["--feature", "psnr_hvs"], "8x8 block")
     expect_error(cli, work, "frame smaller than float_ssim's window", tiny + ["--feature", "float_ssim"], "11x11")
+    expect_error(cli, work, "frame smaller than vif's pyramid (17x13)", ["-n", "-r", os.path.join(fx, "p11b_ref.y4m"), "-d", os.path.join(fx, "p11b_dis.y4m"), "--feature", "vif"], "vif: frame 17x13 is too small", "smallest frame it can score is 16x16")
+    expect_error(cli, work, "frame smaller than vif's pyramid (7x7)", tiny + ["--feature", "vif=vif_enhn_gain_limit=1"], "vif: frame 7x7", "16x16")
+    expect_error(cli, work, "vif gain limit out of range", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "vif=vif_enhn_gain_limit=0.5"], "vif_enhn_gain_limit", "range")
     expect_error(cli, work, "frame smaller than float_adm's pyramid", tiny + ["--feature", "float_adm"], "float_adm: frame 7x7", "smallest size that works is 17x17")
     expect_error(cli, work, "frame height below float_adm's pyramid", ["-n", "-r", os.path.join(fx, "p11b_ref.y4m"), "-d", os.path.join(fx, "p11b_dis.y4m"), "--feature", "float_adm"], "17x13", "17x17")
     expect_error(cli, work, "float_adm option out of range", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "float_adm=adm_csf_mode=10"], "adm_csf_mode", "range")

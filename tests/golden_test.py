@@ -33,6 +33,10 @@ FAMILIES = {
              ("vmaf_v0.6.1:disable_clip", "upstream"), ("vmaf_v0.6.1:enable_transform", "upstream")],
     "float_adm": [("float_adm", "upstream"),
                   ("vmaf_float_v0.6.1", "upstream", ("float_adm", FLOAT_ADM_KEYS))],
+    # the integer VIF of the vmaf_v0.6.1 model run is the vif extractor's (upstream and the fork
+    # agree on it wherever both computed it)
+    "vif": [("vif", "upstream"), ("vif:vif_enhn_gain_limit=1", "upstream"),
+            ("vmaf_v0.6.1", "upstream", ("vif", "integer_vif_scale"))],
     "cambi": [("cambi", "upstream"),
               # the CAMBI input of the VMAF v1 models (the same options in all eight)
               ("vmaf_v1.0.16_3d0h", "upstream",
@@ -56,7 +60,12 @@ MODEL_SIZE_REFUSALS = {"p11b", "p11c", "p11d"}
 SIZE_WORDS = re.compile(r"smallest|at least|minimum|too small|below|greater than|larger than", re.I)
 # Where upstream could not read a fixture (4:0:0 8-bit, odd 4:2:0 sizes), the fork's value is the
 # same algorithm for these extractors (golden/README.md: identical wherever both computed).
-FORK_FALLBACK = {"psnr", "float_ssim", "float_motion", "cambi"}
+FORK_FALLBACK = {"psnr", "float_ssim", "float_motion", "cambi", "vif"}
+# 10-bit 4:0:0 (p06b) has no golden: both references refuse Cmono10. Families listed here score
+# a copy of an 8-bit 4:0:0 fixture shifted to Cmono10 (samples << 2), which must give the 8-bit
+# golden bit for bit (vif.md §7), and p06b itself must be scored: that checks the mono10 reader
+# and the 10-bit arithmetic that p06b goes through.
+MONO10_SHIFTED = {"vif": "p06"}
 # Deliberate refusals: lockstep errors out with a message containing the text. Where the message
 # suggests options that make the input scorable, the run with them is compared on luma.
 REFUSALS = {
@@ -70,6 +79,12 @@ REFUSALS = {
     ("p11b", "cambi"): ("a width or a height of at least 216", None),
     ("p11c", "cambi"): ("a width or a height of at least 216", None),
     ("p11d", "cambi"): ("a width or a height of at least 216", None),
+    # integer VIF needs 16x16 (scale 3 must be at least 2x2 for its reflect-101 border); upstream
+    # and the fork read outside their buffers below that: their p11b (17x13) and p11c (8x8)
+    # numbers are not VIF of those frames
+    ("p11b", "vif"): ("16x16", None),
+    ("p11c", "vif"): ("16x16", None),
+    ("p11d", "vif"): ("16x16", None),
 }
 
 
@@ -117,6 +132,27 @@ def compare(gold, ours, luma_only, with_aggregates, keys=None, tolerance=0.0):
         if k not in mine or not equal(mine[k], v):
             diffs.append(f"aggregate {k}: {mine.get(k, 'missing')!r} != golden {v!r}")
     return n, diffs
+
+
+def write_mono10_from_mono8(src, dst):
+    """A Cmono10 Y4M whose samples are the Cmono (8-bit) file's shifted left by 2."""
+    data = open(src, "rb").read()
+    head, rest = data.split(b"\n", 1)
+    fields = head.split(b" ")
+    assert b"Cmono" in fields, src
+    w = int(next(f for f in fields if f.startswith(b"W"))[1:])
+    h = int(next(f for f in fields if f.startswith(b"H"))[1:])
+    out = [b" ".join(b"Cmono10" if f == b"Cmono" else f for f in fields) + b"\n"]
+    n = w * h
+    pos = 0
+    while pos < len(rest):
+        assert rest.startswith(b"FRAME\n", pos)
+        pos += 6
+        frame = rest[pos:pos + n]
+        pos += n
+        out.append(b"FRAME\n")
+        out.append(b"".join((v << 2).to_bytes(2, "little") for v in frame))
+    open(dst, "wb").write(b"".join(out))
 
 
 def cpu_vendor():
@@ -191,7 +227,7 @@ def main():
                 run = next((r for r in g["runs"] if r["id"] == run_id), None)
                 if not run:
                     continue
-                if a != anchor and run["extractor"] not in FORK_FALLBACK:
+                if a != anchor and extractor not in FORK_FALLBACK:
                     if extractor not in FORK_ENVELOPE:
                         continue
                     tolerance = FORK_ENVELOPE[extractor]
@@ -215,6 +251,13 @@ def main():
             if models and fid in MODEL_SIZE_REFUSALS:
                 refusal = SIZE_WORDS
             if not gold_run and not refusal:
+                if fx["pixel_format"] == "400" and args.family in MONO10_SHIFTED and not keys:
+                    # no reference: scored without one, checked through the shifted copy below
+                    p = subprocess.run([args.cli, "-r", ref, "-d", dis, "--feature", extractor,
+                                        "-n", "-q", "--threads", args.threads, "--cpumask",
+                                        args.cpumask], capture_output=True, text=True)
+                    print(f"{fid} {run_id}: no golden; scored (exit {p.returncode})")
+                    failed = failed or p.returncode != 0
                 continue  # no reference computed this run (e.g. 10-bit mono)
             opts = ":".join(f"{k}={v}" for k, v in (gold_run or {}).get("options", {}).items()
                             if keys is None)
@@ -283,6 +326,45 @@ def main():
                 print("    " + d)
             if n == 0:
                 failed = True
+    src = MONO10_SHIFTED.get(args.family)
+    if src and not missing:
+        files = []
+        for side in ("ref", "dis"):
+            files.append(os.path.join(args.work, f"{src}_mono10_{side}.y4m"))
+            write_mono10_from_mono8(os.path.join(args.fixtures, f"{src}_{side}.y4m"), files[-1])
+        fx = next(f for f in manifest["fixtures"] if f["id"] == src)
+        for entry in FAMILIES[args.family]:
+            run_id, anchor = entry[0], entry[1]
+            if len(entry) > 2:
+                continue
+            gold_run = None
+            for a in (anchor, "fork"):
+                path = os.path.join(golden_dir, f"{src}.{a}.json")
+                run = next((r for r in json.load(open(path))["runs"] if r["id"] == run_id), None)
+                if run and run.get("computed"):
+                    gold_run, used = run, a
+                    break
+            opts = ":".join(f"{k}={v}" for k, v in gold_run.get("options", {}).items())
+            out = os.path.join(args.work, f"{src}_mono10.{run_id.replace(':', '_').replace('=', '-')}.json")
+            p = subprocess.run([args.cli, "-r", files[0], "-d", files[1], "--feature",
+                                run_id.split(":")[0] + ("=" + opts if opts else ""), "-n", "-q",
+                                "--json", "--precision", "max", "-o", out, "--threads",
+                                args.threads, "--cpumask", args.cpumask],
+                               capture_output=True, text=True)
+            if p.returncode != 0:
+                failed = True
+                print(f"{src} as Cmono10 {run_id}: lockstep failed: {p.stderr.strip()}")
+                continue
+            ours = json.load(open(out), parse_constant=parse_number)
+            n, diffs = compare(gold_run["output_scalar"], ours, used == "fork", used == anchor)
+            runs_done += 1
+            total_values += n
+            total_diffs += len(diffs)
+            print(f"{src} shifted to Cmono10, {run_id} against the 8-bit golden ({used}): {n} values, "
+                  f"{len(diffs)} differ")
+            for d in diffs[:10]:
+                print("    " + d)
+            failed = failed or n == 0
     if missing:
         print(f"not in this build: {', '.join(sorted(missing))}"
               + (f" ({skipped} model runs skipped)" if models else ""))

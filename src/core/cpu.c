@@ -13,6 +13,8 @@ uint64_t ls_cpu_detect(void)
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
         flags |= LS_CPU_FLAG_AVX512;
+    if ((flags & LS_CPU_FLAG_AVX512) && __builtin_cpu_supports("avx512vnni"))
+        flags |= LS_CPU_FLAG_AVX512ICL;
 #endif
     return flags;
 }

@@ -11,6 +11,9 @@ enum LsCpuFlags {
     LS_CPU_FLAG_SSE41 = 1 << 2,
     LS_CPU_FLAG_AVX2 = 1 << 3,
     LS_CPU_FLAG_AVX512 = 1 << 4,
+    /* AVX-512 with Ice Lake's additions (libvmaf's AVX512ICL, cpumask bit 5); the variants of
+     * this level use VNNI */
+    LS_CPU_FLAG_AVX512ICL = 1 << 5,
 };
 
 uint64_t ls_cpu_detect(void);
@@ -20,6 +23,8 @@ static inline uint64_t ls_cpu_usable(uint64_t cpumask)
     uint64_t f = ls_cpu_detect() & ~cpumask;
     if (!(f & LS_CPU_FLAG_AVX2))
         f &= ~(uint64_t)LS_CPU_FLAG_AVX512;
+    if (!(f & LS_CPU_FLAG_AVX512))
+        f &= ~(uint64_t)LS_CPU_FLAG_AVX512ICL;
     return f;
 }
 

@@ -22,6 +22,10 @@ static const struct { const char *name, *alias; } aliases[] = {
     { "VMAF_feature_adm_scale2_score", "adm_scale2" },
     { "VMAF_feature_adm_scale3_score", "adm_scale3" },
     { "Cambi_feature_cambi_score", "cambi" },
+    { "VMAF_integer_feature_vif_scale0_score", "integer_vif_scale0" },
+    { "VMAF_integer_feature_vif_scale1_score", "integer_vif_scale1" },
+    { "VMAF_integer_feature_vif_scale2_score", "integer_vif_scale2" },
+    { "VMAF_integer_feature_vif_scale3_score", "integer_vif_scale3" },
     { NULL, NULL },
 };
 

@@ -11,6 +11,7 @@
 #include "feature/psnr.h"
 #include "feature/psnr_hvs.h"
 #include "feature/ssim.h"
+#include "feature/vif.h"
 #if LOCKSTEP_HAVE_CUDA
 #include "cuda/extractors.h"
 #endif
@@ -28,6 +29,7 @@ const LsExtractor *const ls_extractors[] = {
     &ls_fex_motion,
     &ls_fex_cambi,
     &ls_fex_ssim,
+    &ls_fex_vif,
 #if LOCKSTEP_HAVE_CUDA
     &ls_fex_psnr_cuda,
     &ls_fex_psnr_hvs_cuda,
