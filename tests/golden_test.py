@@ -22,10 +22,17 @@ FAMILIES = {
              ("float_ssim:enable_lcs", "upstream"), ("ssim", "fork")],
     "motion": [("float_motion", "upstream"), ("float_motion:motion_force_zero", "upstream"),
                ("float_motion:motion_max_val=2", "upstream"), ("motion", "upstream")],
+    # a third and fourth field: a model run whose scores with this key prefix come from this
+    # extractor at its defaults (the model's other inputs belong to other families)
+    "float_vif": [("float_vif", "upstream"),
+                  ("vmaf_float_v0.6.1", "upstream", "float_vif", "vif_scale")],
 }
+# Runs that go through float_adm's RCPSS, whose bits depend on the CPU vendor: on Intel their
+# reference is <fixture>.upstream-intel.json (golden/README.md).
+INTEL_RUNS = {"float_adm", "vmaf_float_v0.6.1"}
 # Where upstream could not read a fixture (4:0:0 8-bit, odd 4:2:0 sizes), the fork's value is the
 # same algorithm for these extractors (golden/README.md: identical wherever both computed).
-FORK_FALLBACK = {"psnr", "float_ssim", "float_motion"}
+FORK_FALLBACK = {"psnr", "float_ssim", "float_motion", "float_vif"}
 # Deliberate refusals: lockstep errors out with a message containing the text. Where the message
 # suggests options that make the input scorable, the run with them is compared on luma.
 REFUSALS = {
@@ -33,6 +40,11 @@ REFUSALS = {
     ("p11d", "psnr_hvs"): ("8x8 block", None),
     ("p11c", "float_ssim"): ("11x11", None),
     ("p11d", "float_ssim"): ("11x11", None),
+    # float_vif's pyramid needs 16x16 (upstream reads outside its buffers below, and corrupts its
+    # heap at 7x7; at 17x13 the fork's scale 3 is garbage, its scales 0-2 equal ours)
+    ("p11b", "float_vif"): ("16x16", None),
+    ("p11c", "float_vif"): ("16x16", None),
+    ("p11d", "float_vif"): ("16x16", None),
 }
 
 
@@ -47,9 +59,10 @@ def same(ours, gold):
     return float(ours) == float(gold)
 
 
-def compare(gold, ours, luma_only, with_aggregates):
-    skip = lambda k: luma_only and (k.endswith("_cb") or k.endswith("_cr") or k == "psnr_hvs"
-                                    or k.startswith("apsnr"))
+def compare(gold, ours, luma_only, with_aggregates, key_prefix=None):
+    skip = lambda k: (luma_only and (k.endswith("_cb") or k.endswith("_cr") or k == "psnr_hvs"
+                                     or k.startswith("apsnr"))
+                      or (key_prefix is not None and not k.startswith(key_prefix)))
     n, diffs = 0, []
     mine_frames = {f["frameNum"]: f["metrics"] for f in ours.get("frames", [])}
     for f in gold.get("frames", []):
@@ -93,6 +106,7 @@ def main():
     listing = subprocess.run([args.cli, "--list-extractors"], capture_output=True, text=True, check=True)
     built = {line.split()[0] for line in listing.stdout.splitlines() if line.endswith(" cpu")}
     manifest = json.load(open(os.path.join(args.shared, "fixtures", "MANIFEST.json")))
+    intel = "GenuineIntel" in open("/proc/cpuinfo").read()
     golden_dir = os.path.join(args.shared, "golden")
 
     total_values = total_diffs = runs_done = refusals = 0
@@ -102,19 +116,21 @@ def main():
         fid = fx["id"]
         ref = os.path.join(args.fixtures, f"{fid}_ref.y4m")
         dis = os.path.join(args.fixtures, f"{fid}_dis.y4m")
-        for run_id, anchor in FAMILIES[args.family]:
+        for run_id, anchor, *subset in FAMILIES[args.family]:
+            subset_extractor, key_prefix = subset if subset else (None, None)
             gold_run = None
             luma_only = False
             used = anchor
             for a in [anchor] + (["fork"] if anchor == "upstream" else []):
-                path = os.path.join(golden_dir, f"{fid}.{a}.json")
+                variant = "upstream-intel" if a == "upstream" and intel and run_id in INTEL_RUNS else a
+                path = os.path.join(golden_dir, f"{fid}.{variant}.json")
                 if not os.path.exists(path):
                     continue
                 g = json.load(open(path))
                 run = next((r for r in g["runs"] if r["id"] == run_id), None)
                 if not run:
                     continue
-                if a != anchor and run["extractor"] not in FORK_FALLBACK:
+                if a != anchor and (subset_extractor or run["extractor"]) not in FORK_FALLBACK:
                     continue
                 if run.get("computed"):
                     gold_run = run
@@ -122,14 +138,16 @@ def main():
                     # the fork reads 8-bit mono as 4:2:0 with flat chroma: only luma is a reference
                     luma_only = a == "fork" and fx["pixel_format"] == "400"
                     break
-            extractor = run_id.split(":")[0]
+            extractor = subset_extractor or run_id.split(":")[0]
             if extractor not in built:
                 missing.add(extractor)
                 continue
             refusal, workaround = REFUSALS.get((fid, extractor), (None, None))
+            if subset and refusal:
+                continue  # the extractor's own run checks the refusal
             if not gold_run and not refusal:
                 continue  # no reference computed this run (e.g. 10-bit mono)
-            opts = ":".join(f"{k}={v}" for k, v in (gold_run or {}).get("options", {}).items())
+            opts = "" if subset else ":".join(f"{k}={v}" for k, v in (gold_run or {}).get("options", {}).items())
             if not gold_run and ":" in run_id:
                 opts = run_id.split(":", 1)[1]
                 if "=" not in opts:
@@ -161,11 +179,13 @@ def main():
                 continue
             ours = json.load(open(out), parse_constant=parse_number)
             # the fork's APSNR is its own variant (psnr.md §3.5): its aggregates are no reference
-            n, diffs = compare(gold_run["output_scalar"], ours, luma_only, used == anchor)
+            n, diffs = compare(gold_run["output_scalar"], ours, luma_only, used == anchor and not subset,
+                               key_prefix)
             runs_done += 1
             total_values += n
             total_diffs += len(diffs)
-            print(f"{fid} {run_id} ({used}"
+            print(f"{fid} {run_id}{f' {key_prefix}* by {extractor}' if subset else ''} ({used}"
+                  f"{'-intel' if used == 'upstream' and intel and run_id in INTEL_RUNS else ''}"
                   f"{', luma only' if luma_only else ''}): {n} values, {len(diffs)} differ")
             for d in diffs[:10]:
                 print("    " + d)

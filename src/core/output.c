@@ -14,6 +14,10 @@ static const struct { const char *name, *alias; } aliases[] = {
     { "VMAF_integer_feature_motion_score", "integer_motion" },
     { "VMAF_integer_feature_motion2_score", "integer_motion2" },
     { "VMAF_integer_feature_motion3_score", "integer_motion3" },
+    { "VMAF_feature_vif_scale0_score", "vif_scale0" },
+    { "VMAF_feature_vif_scale1_score", "vif_scale1" },
+    { "VMAF_feature_vif_scale2_score", "vif_scale2" },
+    { "VMAF_feature_vif_scale3_score", "vif_scale3" },
     { NULL, NULL },
 };
 
