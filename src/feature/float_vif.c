@@ -367,7 +367,7 @@ enum { S = LS_FLOAT_VIF_STRIP, NQ = LS_FLOAT_VIF_NQ };
 
 /* The memory of one call, sized for scale 0 (every later scale is smaller in all respects). */
 typedef struct Scratch {
-    float *ring[NQ];      /* ring_rows rows of ring_w floats per quantity */
+    float *ring[NQ];      /* 2 x ring_rows rows of ring_w floats per quantity */
     unsigned ring_rows;
     size_t ring_w;
     float *vert[NQ];      /* S rows per quantity: vertical results with their mirrored borders */
@@ -392,7 +392,7 @@ static int scratch_alloc(const LsFloatVifState *s, Scratch *sc)
     sc->ring_w = ((size_t)w0 + 15) & ~(size_t)15;
     sc->vert_pad = (radius + 15) & ~15u;
     sc->vert_w = sc->ring_w + 2 * (size_t)sc->vert_pad;
-    const size_t n_ring = (size_t)sc->ring_rows * sc->ring_w;
+    const size_t n_ring = 2 * (size_t)sc->ring_rows * sc->ring_w; /* every row twice */
     const size_t n_vert = (size_t)S * sc->vert_w;
     const size_t n_level1 = (((size_t)s->sw[1] * s->sh[1]) + 15) & ~(size_t)15;
     const size_t n_level2 = (((size_t)s->sw[2] * s->sh[2]) + 15) & ~(size_t)15;
@@ -452,38 +452,36 @@ static void run_scale(const FloatVifPriv *p, Scratch *sc, unsigned l, const Sour
     const unsigned w_next = w / 2, h_next = h / 2;
     float acc[2] = { 0.0f, 0.0f };
 
+    /* Virtual row v (-rr <= v < h + rr, the input row reflect(v)) lives in slot
+     * (v + rr) % ring_rows and again ring_rows slots later, so that the window of every strip is
+     * contiguous at a constant stride. */
+    const ptrdiff_t rs = (ptrdiff_t)sc->ring_w;
     int next_v = -(int)rr; /* next virtual row to enter the ring */
     for (unsigned y0 = 0; y0 < h; y0 += S) {
         const unsigned n = h - y0 < S ? h - y0 : S;
         const int last_v = (int)(y0 + n - 1 + rr);
         for (; next_v <= last_v; next_v++) {
             const int y = ls_float_vif_reflect(next_v, (int)h);
-            const size_t slot = (size_t)((next_v + (int)rr) % (int)ring_rows) * sc->ring_w;
+            const ptrdiff_t slot = (ptrdiff_t)((next_v + (int)rr) % (int)ring_rows) * rs;
             float *const out[NQ] = { sc->ring[0] + slot, sc->ring[1] + slot, sc->ring[2] + slot,
                                      sc->ring[3] + slot, sc->ring[4] + slot };
             dsp->fill((const uint8_t *)src->data[0] + y * src->stride[0],
                       (const uint8_t *)src->data[1] + y * src->stride[1], src->bpc, w, stats, out);
+            for (unsigned q = 0; q < (stats ? NQ : 2u); q++)
+                memcpy(out[q] + (ptrdiff_t)ring_rows * rs, out[q], w * sizeof(float));
         }
-        /* rows[q][t]: virtual row y0 - rr + t */
-        const float *rows[NQ][2 * (LS_FLOAT_VIF_MAX_TAPS / 2) + S];
-        for (unsigned t = 0; t < n + 2 * rr; t++) {
-            const size_t slot = ((y0 + t) % ring_rows) * sc->ring_w;
-            for (unsigned q = 0; q < NQ; q++)
-                rows[q][t] = sc->ring[q] + slot;
-        }
-        float *vert[NQ][S];
-        for (unsigned q = 0; q < NQ; q++)
-            for (unsigned u = 0; u < S; u++)
-                vert[q][u] = sc->vert[q] + u * sc->vert_w + sc->vert_pad;
-
+        /* window[q]: virtual row y0 - rr */
+        const ptrdiff_t first = (ptrdiff_t)(y0 % ring_rows) * rs;
+        const ptrdiff_t vs = (ptrdiff_t)sc->vert_w;
         if (stats) {
             for (unsigned q = 0; q < NQ; q++)
-                dsp->filter_v(rows[q] + (rr - radius), 1, n, s->taps[l], n_taps, w, vert[q]);
+                dsp->filter_v(sc->ring[q] + first + (ptrdiff_t)(rr - radius) * rs, rs, 1, n,
+                              s->taps[l], n_taps, w, sc->vert[q] + sc->vert_pad, vs);
             for (unsigned u = 0; u < n; u++) {
                 for (unsigned q = 0; q < NQ; q++) {
-                    mirror_border(vert[q][u], w, radius);
-                    dsp->filter_h(vert[q][u] - radius, 1, s->taps[l], n_taps, w, sc->horiz[q],
-                                  sc->tmp);
+                    float *row = sc->vert[q] + sc->vert_pad + u * vs;
+                    mirror_border(row, w, radius);
+                    dsp->filter_h(row - radius, 1, s->taps[l], n_taps, w, sc->horiz[q], sc->tmp);
                 }
                 const float *const filtered[NQ] = { sc->horiz[0], sc->horiz[1], sc->horiz[2],
                                                     sc->horiz[3], sc->horiz[4] };
@@ -501,11 +499,12 @@ static void run_scale(const FloatVifPriv *p, Scratch *sc, unsigned l, const Sour
                 continue;
             float *const next[2] = { next_ref, next_dis };
             for (unsigned q = 0; q < 2; q++) {
-                dsp->filter_v(rows[q] + (rr - radius_d), 2, n_even, s->taps[l + 1], n_taps_d, w,
-                              vert[q]);
+                dsp->filter_v(sc->ring[q] + first + (ptrdiff_t)(rr - radius_d) * rs, rs, 2, n_even,
+                              s->taps[l + 1], n_taps_d, w, sc->vert[q] + sc->vert_pad, vs);
                 for (unsigned u = 0; u < n_even; u++) {
-                    mirror_border(vert[q][u], w, radius_d);
-                    dsp->filter_h(vert[q][u] - radius_d, 2, s->taps[l + 1], n_taps_d, w_next,
+                    float *row = sc->vert[q] + sc->vert_pad + u * vs;
+                    mirror_border(row, w, radius_d);
+                    dsp->filter_h(row - radius_d, 2, s->taps[l + 1], n_taps_d, w_next,
                                   next[q] + (size_t)(y0 / 2 + u) * w_next, sc->tmp);
                 }
             }

@@ -267,11 +267,11 @@ enum { LS_FLOAT_VIF_X, LS_FLOAT_VIF_Y, LS_FLOAT_VIF_XX, LS_FLOAT_VIF_YY, LS_FLOA
  * uint16 words; bpc 0: floats already converted), and with products also x*x, y*y, x*y. */
 typedef void (*LsFloatVifFillFn)(const void *ref, const void *dis, unsigned bpc, unsigned w,
                                  bool products, float *const out[LS_FLOAT_VIF_NQ]);
-/* Vertical pass: out[u][x] = sum over k of taps[k] * rows[u * row_step + k][x], for u < n_out
- * (at most LS_FLOAT_VIF_STRIP) and x < w. */
-typedef void (*LsFloatVifFilterVFn)(const float *const *rows, unsigned row_step, unsigned n_out,
-                                    const float *taps, unsigned n_taps, unsigned w,
-                                    float *const *out);
+/* Vertical pass: out[u * out_stride + x] = sum over k of taps[k] * src[(u * row_step + k) *
+ * stride + x], for u < n_out (at most LS_FLOAT_VIF_STRIP) and x < w; strides in floats. */
+typedef void (*LsFloatVifFilterVFn)(const float *src, ptrdiff_t stride, unsigned row_step,
+                                    unsigned n_out, const float *taps, unsigned n_taps,
+                                    unsigned w, float *out, ptrdiff_t out_stride);
 /* Horizontal pass: out[j] = sum over k of taps[k] * in[j * step + k], j < n_out, step 1 or 2
  * (2: the decimation keeps even columns only). `in` is the row with its mirrored border of
  * n_taps / 2 samples on each side already written. tmp: ls_float_vif_tmp_floats(row) floats. */
@@ -302,9 +302,9 @@ void ls_float_vif_dsp_init(LsFloatVifDsp *dsp, uint64_t cpu_flags);
 
 void ls_float_vif_fill_avx2(const void *ref, const void *dis, unsigned bpc, unsigned w,
                             bool products, float *const out[LS_FLOAT_VIF_NQ]);
-void ls_float_vif_filter_v_avx2(const float *const *rows, unsigned row_step, unsigned n_out,
-                                const float *taps, unsigned n_taps, unsigned w,
-                                float *const *out);
+void ls_float_vif_filter_v_avx2(const float *src, ptrdiff_t stride, unsigned row_step,
+                                unsigned n_out, const float *taps, unsigned n_taps, unsigned w,
+                                float *out, ptrdiff_t out_stride);
 void ls_float_vif_filter_h_avx2(const float *in, unsigned step, const float *taps,
                                 unsigned n_taps, unsigned n_out, float *out, float *tmp);
 void ls_float_vif_stat_avx2(const float *const q[LS_FLOAT_VIF_NQ], unsigned w,

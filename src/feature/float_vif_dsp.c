@@ -30,16 +30,17 @@ static void fill_c(const void *ref, const void *dis, unsigned bpc, unsigned w, b
     }
 }
 
-static void filter_v_c(const float *const *rows, unsigned row_step, unsigned n_out,
-                       const float *taps, unsigned n_taps, unsigned w, float *const *out)
+static void filter_v_c(const float *src, ptrdiff_t stride, unsigned row_step, unsigned n_out,
+                       const float *taps, unsigned n_taps, unsigned w, float *out,
+                       ptrdiff_t out_stride)
 {
     for (unsigned u = 0; u < n_out; u++) {
-        const float *const *r = rows + (size_t)u * row_step;
+        const float *r = src + (ptrdiff_t)(u * row_step) * stride;
         for (unsigned x = 0; x < w; x++) {
             float acc = 0.0f;
             for (unsigned k = 0; k < n_taps; k++)
-                acc = ls_float_vif_mac(acc, taps[k], r[k][x]);
-            out[u][x] = acc;
+                acc = ls_float_vif_mac(acc, taps[k], r[(ptrdiff_t)k * stride + x]);
+            out[(ptrdiff_t)u * out_stride + x] = acc;
         }
     }
 }

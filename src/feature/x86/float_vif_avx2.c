@@ -71,63 +71,69 @@ void ls_float_vif_fill_avx2(const void *ref, const void *dis, unsigned bpc, unsi
 /* ---- vertical pass ---- */
 
 /* NO output rows x NV vectors of eight columns from column x; taps k ascending for each. */
-static ALWAYS_INLINE void filter_v_block(const float *const *rows, unsigned row_step,
+static ALWAYS_INLINE void filter_v_block(const float *src, ptrdiff_t stride, unsigned row_step,
                                          const float *taps, unsigned n_taps, unsigned x,
-                                         float *const *out, const unsigned NO, const unsigned NV)
+                                         float *out, ptrdiff_t out_stride, const unsigned NO,
+                                         const unsigned NV)
 {
     __m256 acc[8][2];
     for (unsigned u = 0; u < NO; u++)
         for (unsigned v = 0; v < NV; v++)
             acc[u][v] = _mm256_setzero_ps();
-    for (unsigned k = 0; k < n_taps; k++) {
+    const ptrdiff_t ustride = (ptrdiff_t)row_step * stride;
+    const float *p = src + x;
+    for (unsigned k = 0; k < n_taps; k++, p += stride) {
         const __m256 f = _mm256_broadcast_ss(taps + k);
-        for (unsigned u = 0; u < NO; u++) {
-            const float *r = rows[u * row_step + k] + x;
+        for (unsigned u = 0; u < NO; u++)
             for (unsigned v = 0; v < NV; v++)
-                acc[u][v] = _mm256_add_ps(acc[u][v], _mm256_mul_ps(f, _mm256_loadu_ps(r + 8 * v)));
-        }
+                acc[u][v] = _mm256_add_ps(
+                    acc[u][v], _mm256_mul_ps(f, _mm256_loadu_ps(p + u * ustride + 8 * v)));
     }
     for (unsigned u = 0; u < NO; u++)
         for (unsigned v = 0; v < NV; v++)
-            _mm256_storeu_ps(out[u] + x + 8 * v, acc[u][v]);
+            _mm256_storeu_ps(out + u * out_stride + x + 8 * v, acc[u][v]);
 }
 
-static ALWAYS_INLINE void filter_v_tmpl(const float *const *rows, unsigned row_step,
+static ALWAYS_INLINE void filter_v_tmpl(const float *src, ptrdiff_t stride, unsigned row_step,
                                         const float *taps, unsigned n_taps, unsigned w,
-                                        float *const *out, const unsigned NO)
+                                        float *out, ptrdiff_t out_stride, const unsigned NO)
 {
     /* at most four rows: two vectors per row keep eight chains in flight */
     const unsigned NV = NO <= 4 ? 2 : 1;
     unsigned x = 0;
     for (; x + 8 * NV <= w; x += 8 * NV)
-        filter_v_block(rows, row_step, taps, n_taps, x, out, NO, NV);
+        filter_v_block(src, stride, row_step, taps, n_taps, x, out, out_stride, NO, NV);
     for (; x + 8 <= w; x += 8)
-        filter_v_block(rows, row_step, taps, n_taps, x, out, NO, 1);
+        filter_v_block(src, stride, row_step, taps, n_taps, x, out, out_stride, NO, 1);
     for (; x < w; x++) {
         for (unsigned u = 0; u < NO; u++) {
+            const float *r = src + (ptrdiff_t)(u * row_step) * stride + x;
             float acc = 0.0f;
             for (unsigned k = 0; k < n_taps; k++)
-                acc = ls_float_vif_mac(acc, taps[k], rows[u * row_step + k][x]);
-            out[u][x] = acc;
+                acc = ls_float_vif_mac(acc, taps[k], r[(ptrdiff_t)k * stride]);
+            out[u * out_stride + x] = acc;
         }
     }
 }
 
-void ls_float_vif_filter_v_avx2(const float *const *rows, unsigned row_step, unsigned n_out,
-                                const float *taps, unsigned n_taps, unsigned w,
-                                float *const *out)
+void ls_float_vif_filter_v_avx2(const float *src, ptrdiff_t stride, unsigned row_step,
+                                unsigned n_out, const float *taps, unsigned n_taps, unsigned w,
+                                float *out, ptrdiff_t out_stride)
 {
+#define CASE(n)                                                                                    \
+    case n: filter_v_tmpl(src, stride, row_step, taps, n_taps, w, out, out_stride, n); break;
     switch (n_out) {
-    case 8: filter_v_tmpl(rows, row_step, taps, n_taps, w, out, 8); break;
-    case 7: filter_v_tmpl(rows, row_step, taps, n_taps, w, out, 7); break;
-    case 6: filter_v_tmpl(rows, row_step, taps, n_taps, w, out, 6); break;
-    case 5: filter_v_tmpl(rows, row_step, taps, n_taps, w, out, 5); break;
-    case 4: filter_v_tmpl(rows, row_step, taps, n_taps, w, out, 4); break;
-    case 3: filter_v_tmpl(rows, row_step, taps, n_taps, w, out, 3); break;
-    case 2: filter_v_tmpl(rows, row_step, taps, n_taps, w, out, 2); break;
-    case 1: filter_v_tmpl(rows, row_step, taps, n_taps, w, out, 1); break;
+        CASE(8)
+        CASE(7)
+        CASE(6)
+        CASE(5)
+        CASE(4)
+        CASE(3)
+        CASE(2)
+        CASE(1)
     default: break;
     }
+#undef CASE
 }
 
 /* ---- horizontal pass ---- */
@@ -199,9 +205,13 @@ static ALWAYS_INLINE __m256 log2_ps(__m256 x)
         _mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi32(0x7fffff)),
                         _mm256_set1_epi32(0x3f800000)));
     const __m256 t = _mm256_sub_ps(m, _mm256_set1_ps(1.0f));
-    __m256 p = _mm256_setzero_ps();
-    for (int i = 0; i < 9; i++)
+    /* The reference's Horner from p = 0 over nine coefficients, two steps shorter: t is in
+     * [0, 1), so its first step 0 * t + c0 is c0 exactly; its last adds the coefficient 0, which
+     * only turns p = -0 into +0, and (e - 127) + p is the same for both. */
+    __m256 p = _mm256_set1_ps(ls_float_vif_log2_poly[0]);
+    for (int i = 1; i < 8; i++)
         p = _mm256_add_ps(_mm256_mul_ps(p, t), _mm256_set1_ps(ls_float_vif_log2_poly[i]));
+    p = _mm256_mul_ps(p, t);
     return _mm256_add_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(e, _mm256_set1_epi32(127))), p);
 }
 
