@@ -229,6 +229,86 @@ static ALWAYS_INLINE __m256 combine(__m128 lo, __m128 hi)
     return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
 }
 
+typedef struct StatConsts {
+    __m256d nsq, recip;
+    __m256 zero, eps, limit, nsq_ceil, one, smi;
+} StatConsts;
+
+/* eight pixels from x */
+static ALWAYS_INLINE void stat8(const float *const q[LS_FLOAT_VIF_NQ], unsigned x,
+                                const StatConsts *c, const bool by_recip, float *num, float *den)
+{
+    const __m256 mu1 = _mm256_loadu_ps(q[LS_FLOAT_VIF_X] + x);
+    const __m256 mu2 = _mm256_loadu_ps(q[LS_FLOAT_VIF_Y] + x);
+    const __m256 xx = _mm256_loadu_ps(q[LS_FLOAT_VIF_XX] + x);
+    const __m256 yy = _mm256_loadu_ps(q[LS_FLOAT_VIF_YY] + x);
+    const __m256 xy = _mm256_loadu_ps(q[LS_FLOAT_VIF_XY] + x);
+    __m256 s1 = _mm256_sub_ps(xx, _mm256_mul_ps(mu1, mu1));
+    __m256 s2 = _mm256_sub_ps(yy, _mm256_mul_ps(mu2, mu2));
+    const __m256 s12 = _mm256_sub_ps(xy, _mm256_mul_ps(mu1, mu2));
+    /* x > 0 ? x : 0 (ordered: NaN and -0 become +0) */
+    s1 = _mm256_and_ps(s1, _mm256_cmp_ps(s1, c->zero, _CMP_GT_OQ));
+    s2 = _mm256_and_ps(s2, _mm256_cmp_ps(s2, c->zero, _CMP_GT_OQ));
+    /* s1 < eps: g = 0, sv = s2, s1 = 0 */
+    const __m256 m1 = _mm256_cmp_ps(s1, c->eps, _CMP_LT_OQ);
+    const __m256 s1z = _mm256_andnot_ps(m1, s1);
+    /* the reference's non-log override, tested on the zeroed s1: num = 1 - s2 * smi, den = 1 */
+    const __m256 flat = _mm256_cmp_ps(s1z, c->nsq_ceil, _CMP_LT_OQ);
+    const __m256 num_flat = _mm256_sub_ps(c->one, _mm256_mul_ps(s2, c->smi));
+    if (_mm256_movemask_ps(flat) == 0xff) {
+        _mm256_storeu_ps(num + x, num_flat);
+        _mm256_storeu_ps(den + x, c->one);
+        return;
+    }
+    __m256 g = _mm256_div_ps(s12, _mm256_add_ps(s1, c->eps));
+    __m256 sv = _mm256_sub_ps(s2, _mm256_mul_ps(g, s12));
+    g = _mm256_andnot_ps(m1, g);
+    sv = _mm256_blendv_ps(sv, s2, m1);
+    s1 = s1z;
+    const __m256 m2 = _mm256_cmp_ps(s2, c->eps, _CMP_LT_OQ);
+    g = _mm256_andnot_ps(m2, g);
+    sv = _mm256_andnot_ps(m2, sv);
+    const __m256 m3 = _mm256_cmp_ps(g, c->zero, _CMP_LT_OQ);
+    sv = _mm256_blendv_ps(sv, s2, m3);
+    g = _mm256_andnot_ps(m3, g);
+    sv = _mm256_blendv_ps(c->eps, sv, _mm256_cmp_ps(sv, c->eps, _CMP_GT_OQ));
+    g = _mm256_blendv_ps(c->limit, g, _mm256_cmp_ps(g, c->limit, _CMP_LT_OQ));
+
+    const __m256 a = _mm256_mul_ps(_mm256_mul_ps(g, g), s1);
+    const __m256d sv_lo = _mm256_add_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(sv)), c->nsq);
+    const __m256d sv_hi = _mm256_add_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(sv, 1)), c->nsq);
+    const __m256 num_arg =
+        combine(one_plus_quotient(_mm256_castps256_ps128(a), sv_lo, false, c->recip),
+                one_plus_quotient(_mm256_extractf128_ps(a, 1), sv_hi, false, c->recip));
+    const __m256 den_arg =
+        combine(one_plus_quotient(_mm256_castps256_ps128(s1), c->nsq, by_recip, c->recip),
+                one_plus_quotient(_mm256_extractf128_ps(s1, 1), c->nsq, by_recip, c->recip));
+    __m256 n = log2_ps(num_arg);
+    __m256 d = log2_ps(den_arg);
+    n = _mm256_andnot_ps(_mm256_cmp_ps(s12, c->zero, _CMP_LT_OQ), n);
+    n = _mm256_blendv_ps(n, num_flat, flat);
+    d = _mm256_blendv_ps(d, c->one, flat);
+    _mm256_storeu_ps(num + x, n);
+    _mm256_storeu_ps(den + x, d);
+}
+
+static ALWAYS_INLINE void stat_tmpl(const float *const q[LS_FLOAT_VIF_NQ], unsigned w,
+                                    const LsFloatVifStatParams *p, const StatConsts *c,
+                                    const bool by_recip, float *num, float *den)
+{
+    unsigned x = 0;
+    /* two vectors per step: their long chains (divisions, two Horner sequences) overlap */
+    for (; x + 16 <= w; x += 16) {
+        stat8(q, x, c, by_recip, num, den);
+        stat8(q, x + 8, c, by_recip, num, den);
+    }
+    for (; x + 8 <= w; x += 8)
+        stat8(q, x, c, by_recip, num, den);
+    for (; x < w; x++)
+        ls_float_vif_statistic(q[LS_FLOAT_VIF_X][x], q[LS_FLOAT_VIF_Y][x], q[LS_FLOAT_VIF_XX][x],
+                               q[LS_FLOAT_VIF_YY][x], q[LS_FLOAT_VIF_XY][x], p, &num[x], &den[x]);
+}
+
 void ls_float_vif_stat_avx2(const float *const q[LS_FLOAT_VIF_NQ], unsigned w,
                             const LsFloatVifStatParams *p, float *num, float *den)
 {
@@ -240,68 +320,20 @@ void ls_float_vif_stat_avx2(const float *const q[LS_FLOAT_VIF_NQ], unsigned w,
     /* x / 2^k == x * 2^-k in binary64 for every float x (no underflow, no overflow) */
     int exp2;
     const bool pow2 = nsq > 0.0 && frexp(nsq, &exp2) == 0.5;
-    const __m256d vnsq = _mm256_set1_pd(nsq), vrecip = _mm256_set1_pd(pow2 ? 1.0 / nsq : 0.0);
-    const __m256 zero = _mm256_setzero_ps(), eps = _mm256_set1_ps(LS_FLOAT_VIF_EPS);
-    const __m256 limit = _mm256_set1_ps(p->gain_limit), vnsq_ceil = _mm256_set1_ps(nsq_ceil);
-    const __m256 one = _mm256_set1_ps(1.0f), smi = _mm256_set1_ps(p->sigma_max_inv);
-    unsigned x = 0;
-    for (; x + 8 <= w; x += 8) {
-        const __m256 mu1 = _mm256_loadu_ps(q[LS_FLOAT_VIF_X] + x);
-        const __m256 mu2 = _mm256_loadu_ps(q[LS_FLOAT_VIF_Y] + x);
-        const __m256 xx = _mm256_loadu_ps(q[LS_FLOAT_VIF_XX] + x);
-        const __m256 yy = _mm256_loadu_ps(q[LS_FLOAT_VIF_YY] + x);
-        const __m256 xy = _mm256_loadu_ps(q[LS_FLOAT_VIF_XY] + x);
-        __m256 s1 = _mm256_sub_ps(xx, _mm256_mul_ps(mu1, mu1));
-        __m256 s2 = _mm256_sub_ps(yy, _mm256_mul_ps(mu2, mu2));
-        const __m256 s12 = _mm256_sub_ps(xy, _mm256_mul_ps(mu1, mu2));
-        /* x > 0 ? x : 0 (ordered: NaN and -0 become +0) */
-        s1 = _mm256_and_ps(s1, _mm256_cmp_ps(s1, zero, _CMP_GT_OQ));
-        s2 = _mm256_and_ps(s2, _mm256_cmp_ps(s2, zero, _CMP_GT_OQ));
-        /* s1 < eps: g = 0, sv = s2, s1 = 0 */
-        const __m256 m1 = _mm256_cmp_ps(s1, eps, _CMP_LT_OQ);
-        const __m256 s1z = _mm256_andnot_ps(m1, s1);
-        /* the reference's non-log override, tested on the zeroed s1: num = 1 - s2 * smi, den = 1 */
-        const __m256 flat = _mm256_cmp_ps(s1z, vnsq_ceil, _CMP_LT_OQ);
-        const __m256 num_flat = _mm256_sub_ps(one, _mm256_mul_ps(s2, smi));
-        if (_mm256_movemask_ps(flat) == 0xff) {
-            _mm256_storeu_ps(num + x, num_flat);
-            _mm256_storeu_ps(den + x, one);
-            continue;
-        }
-        __m256 g = _mm256_div_ps(s12, _mm256_add_ps(s1, eps));
-        __m256 sv = _mm256_sub_ps(s2, _mm256_mul_ps(g, s12));
-        g = _mm256_andnot_ps(m1, g);
-        sv = _mm256_blendv_ps(sv, s2, m1);
-        s1 = s1z;
-        const __m256 m2 = _mm256_cmp_ps(s2, eps, _CMP_LT_OQ);
-        g = _mm256_andnot_ps(m2, g);
-        sv = _mm256_andnot_ps(m2, sv);
-        const __m256 m3 = _mm256_cmp_ps(g, zero, _CMP_LT_OQ);
-        sv = _mm256_blendv_ps(sv, s2, m3);
-        g = _mm256_andnot_ps(m3, g);
-        sv = _mm256_blendv_ps(eps, sv, _mm256_cmp_ps(sv, eps, _CMP_GT_OQ));
-        g = _mm256_blendv_ps(limit, g, _mm256_cmp_ps(g, limit, _CMP_LT_OQ));
-
-        const __m256 a = _mm256_mul_ps(_mm256_mul_ps(g, g), s1);
-        const __m256d sv_lo = _mm256_add_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(sv)), vnsq);
-        const __m256d sv_hi = _mm256_add_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(sv, 1)), vnsq);
-        const __m256 num_arg =
-            combine(one_plus_quotient(_mm256_castps256_ps128(a), sv_lo, false, vrecip),
-                    one_plus_quotient(_mm256_extractf128_ps(a, 1), sv_hi, false, vrecip));
-        const __m256 den_arg =
-            combine(one_plus_quotient(_mm256_castps256_ps128(s1), vnsq, pow2, vrecip),
-                    one_plus_quotient(_mm256_extractf128_ps(s1, 1), vnsq, pow2, vrecip));
-        __m256 n = log2_ps(num_arg);
-        __m256 d = log2_ps(den_arg);
-        n = _mm256_andnot_ps(_mm256_cmp_ps(s12, zero, _CMP_LT_OQ), n);
-        n = _mm256_blendv_ps(n, num_flat, flat);
-        d = _mm256_blendv_ps(d, one, flat);
-        _mm256_storeu_ps(num + x, n);
-        _mm256_storeu_ps(den + x, d);
-    }
-    for (; x < w; x++)
-        ls_float_vif_statistic(q[LS_FLOAT_VIF_X][x], q[LS_FLOAT_VIF_Y][x], q[LS_FLOAT_VIF_XX][x],
-                               q[LS_FLOAT_VIF_YY][x], q[LS_FLOAT_VIF_XY][x], p, &num[x], &den[x]);
+    const StatConsts c = {
+        .nsq = _mm256_set1_pd(nsq),
+        .recip = _mm256_set1_pd(pow2 ? 1.0 / nsq : 0.0),
+        .zero = _mm256_setzero_ps(),
+        .eps = _mm256_set1_ps(LS_FLOAT_VIF_EPS),
+        .limit = _mm256_set1_ps(p->gain_limit),
+        .nsq_ceil = _mm256_set1_ps(nsq_ceil),
+        .one = _mm256_set1_ps(1.0f),
+        .smi = _mm256_set1_ps(p->sigma_max_inv),
+    };
+    if (pow2)
+        stat_tmpl(q, w, p, &c, true, num, den);
+    else
+        stat_tmpl(q, w, p, &c, false, num, den);
 }
 
 /* ---- accumulation ---- */
