@@ -869,28 +869,30 @@ static void test_model(void)
           3, ps_down, 67, 45, 12 },
     };
     const Mutation none = { 0 };
+    Variant vs[2];
+    const unsigned n_variants = variants(vs);
     unsigned n_values = 0;
     for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
         const Case *k = &cases[c];
         VmafPicture ref, dis;
         make_pair(&ref, &dis, k->bpc, k->w, k->h, c);
-        double want[LS_FLOAT_VIF_N_NAMES], got[2][LS_FLOAT_VIF_N_NAMES];
+        double want[LS_FLOAT_VIF_N_NAMES], got[LS_FLOAT_VIF_N_NAMES];
         model_scores(&ref, &dis, &k->model, &none, want);
         unsigned n_out = 0;
-        for (int v = 0; v < 2; v++) {
-            const int err = run_fex(k->opts, k->n_opts, &ref, &dis, v ? ls_cpu_detect() : 0,
-                                    got[v], NULL, &n_out);
+        for (unsigned v = 0; v <= n_variants; v++) {
+            const int err = run_fex(k->opts, k->n_opts, &ref, &dis, v ? vs[v - 1].flags : 0, got,
+                                    NULL, &n_out);
             CHECK(!err, "%s: init failed: %s", k->label, lockstep_last_error());
             CHECK(n_out == LS_FLOAT_VIF_N_NAMES, "%s: %u outputs", k->label, n_out);
             for (unsigned i = 0; i < LS_FLOAT_VIF_N_NAMES && !err; i++)
-                CHECK(double_bits(got[v][i]) == double_bits(want[i]),
-                      "%s (%s): output %u = %.17g, model %.17g", k->label, v ? "dispatched" : "c",
-                      i, got[v][i], want[i]);
+                CHECK(double_bits(got[i]) == double_bits(want[i]),
+                      "%s (%s): output %u = %.17g, model %.17g", k->label,
+                      v ? vs[v - 1].name : "c", i, got[i], want[i]);
             n_values += LS_FLOAT_VIF_N_NAMES;
         }
         free_pair(&ref, &dis);
     }
-    printf("model: %u option cases, %u values equal the model of the spec\n",
+    printf("model: %u option cases, %u values (C and every SIMD variant) equal the model of the spec\n",
            (unsigned)(sizeof(cases) / sizeof(cases[0])), n_values);
 }
 
@@ -922,6 +924,8 @@ static void test_extractor_parity(void)
                                           { { "debug", "true" }, { "vif_skip_scale0", "true" } },
                                           { { "debug", "true" }, { "vif_sigma_nsq", "0.3" } } };
     static const unsigned depths[] = { 8, 10, 12, 16 };
+    Variant vs[2];
+    const unsigned n_variants = variants(vs);
     unsigned n = 0;
     for (unsigned si = 0; si < 5; si++)
         for (unsigned oi = 0; oi < 4; oi++)
@@ -937,13 +941,15 @@ static void test_extractor_parity(void)
                         put(&dis, x, y, rnd() & 0xffff);
                 double a[LS_FLOAT_VIF_N_NAMES], b[LS_FLOAT_VIF_N_NAMES];
                 run_fex(option_sets[oi], 2, &ref, &dis, 0, a, NULL, NULL);
-                run_fex(option_sets[oi], 2, &ref, &dis, ls_cpu_detect(), b, NULL, NULL);
-                CHECK(outputs_equal(a, b, LS_FLOAT_VIF_N_NAMES), "%ux%u bpc %u options %u: C != SIMD",
-                      w, h, depths[di], oi);
-                n++;
+                for (unsigned v = 0; v < n_variants; v++) {
+                    run_fex(option_sets[oi], 2, &ref, &dis, vs[v].flags, b, NULL, NULL);
+                    CHECK(outputs_equal(a, b, LS_FLOAT_VIF_N_NAMES),
+                          "%ux%u bpc %u options %u: C != %s", w, h, depths[di], oi, vs[v].name);
+                    n++;
+                }
                 free_pair(&ref, &dis);
             }
-    printf("extractor: C and dispatched paths agree in %u runs\n", n);
+    printf("extractor: every SIMD variant equals C in %u runs\n", n);
 }
 
 /* ---- mutation checks: a model with one detail wrong must disagree with the extractor ---- */

@@ -252,9 +252,9 @@ void ls_float_vif_resample(const LsFloatVifState *s, const float *in, float *out
 int ls_float_vif_write(const LsFloatVifState *s, const float num[LS_FLOAT_VIF_SCALES],
                        const float den[LS_FLOAT_VIF_SCALES], unsigned index, LsCollector *fc);
 
-/* ---- DSP units of the CPU path (C references in float_vif_dsp.c, AVX2 in
- * x86/float_vif_avx2.c); each output is formed exactly as above, so variants only choose which
- * outputs run side by side. ---- */
+/* ---- DSP units of the CPU path: C references in float_vif_dsp.c; AVX2 and AVX-512 in
+ * x86/float_vif_avx2.c and x86/float_vif_avx512.c, both from x86/float_vif_simd.h. Each output
+ * is formed exactly as above, so variants only choose which outputs run side by side. ---- */
 
 /* rows per strip: the vertical pass forms this many output rows from one window of input rows */
 #define LS_FLOAT_VIF_STRIP 8
@@ -311,6 +311,15 @@ void ls_float_vif_stat_avx2(const float *const q[LS_FLOAT_VIF_NQ], unsigned w,
                             const LsFloatVifStatParams *p, float *num, float *den);
 void ls_float_vif_accumulate_avx2(const float *num, const float *den, size_t stride, unsigned w,
                                   unsigned h, float acc[2]);
+void ls_float_vif_fill_avx512(const void *ref, const void *dis, unsigned bpc, unsigned w,
+                              bool products, float *const out[LS_FLOAT_VIF_NQ]);
+void ls_float_vif_filter_v_avx512(const float *src, ptrdiff_t stride, unsigned row_step,
+                                  unsigned n_out, const float *taps, unsigned n_taps, unsigned w,
+                                  float *out, ptrdiff_t out_stride);
+void ls_float_vif_filter_h_avx512(const float *in, unsigned step, const float *taps,
+                                  unsigned n_taps, unsigned n_out, float *out, float *tmp);
+void ls_float_vif_stat_avx512(const float *const q[LS_FLOAT_VIF_NQ], unsigned w,
+                              const LsFloatVifStatParams *p, float *num, float *den);
 
 #endif /* !__CUDACC__ */
 

@@ -90,6 +90,12 @@ void ls_float_vif_dsp_init(LsFloatVifDsp *dsp, uint64_t cpu_flags)
     dsp->filter_h = ls_float_vif_filter_h_avx2;
     dsp->stat = ls_float_vif_stat_avx2;
     dsp->accumulate = ls_float_vif_accumulate_avx2;
+    if (!(cpu_flags & LS_CPU_FLAG_AVX512))
+        return;
+    dsp->fill = ls_float_vif_fill_avx512;
+    dsp->filter_v = ls_float_vif_filter_v_avx512;
+    dsp->filter_h = ls_float_vif_filter_h_avx512;
+    dsp->stat = ls_float_vif_stat_avx512;
 #else
     (void)cpu_flags;
 #endif
