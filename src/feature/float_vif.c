@@ -1,7 +1,7 @@
 /* Extractor `float_vif`: libvmaf's floating-point VIF on luma, four scales (float_vif.md).
  *
  * Each scale is one streaming pass over its picture pair, in strips of LS_FLOAT_VIF_STRIP rows:
- * input rows (converted, with their products) enter a ring of window + strip rows; the vertical
+ * input rows (converted, with their products) enter a sliding buffer of rows; the vertical
  * pass forms the strip's rows of the five filtered quantities, the horizontal pass and the
  * statistic follow row by row, and the strip's num/den rows continue the scale's two sums. The
  * same pass decimates: at even rows, x and y filtered with the next scale's window, kept at even
@@ -365,9 +365,12 @@ typedef struct FloatVifPriv {
 
 enum { S = LS_FLOAT_VIF_STRIP, NQ = LS_FLOAT_VIF_NQ };
 
+/* strips between two slides of the row buffer: each slide copies the window's overlap rows */
+#define RING_STRIPS 6
+
 /* The memory of one call, sized for scale 0 (every later scale is smaller in all respects). */
 typedef struct Scratch {
-    float *ring[NQ];      /* 2 x ring_rows rows of ring_w floats per quantity */
+    float *ring[NQ];      /* ring_rows rows of ring_w floats per quantity: the sliding window */
     unsigned ring_rows;
     size_t ring_w;
     float *vert[NQ];      /* S rows per quantity: vertical results with their mirrored borders */
@@ -388,11 +391,11 @@ static int scratch_alloc(const LsFloatVifState *s, Scratch *sc)
     unsigned radius = 0;
     for (unsigned l = 0; l < LS_FLOAT_VIF_SCALES; l++)
         radius = (unsigned)s->n_taps[l] / 2 > radius ? (unsigned)s->n_taps[l] / 2 : radius;
-    sc->ring_rows = 2 * radius + S;
+    sc->ring_rows = 2 * radius + RING_STRIPS * S;
     sc->ring_w = ((size_t)w0 + 15) & ~(size_t)15;
     sc->vert_pad = (radius + 15) & ~15u;
     sc->vert_w = sc->ring_w + 2 * (size_t)sc->vert_pad;
-    const size_t n_ring = 2 * (size_t)sc->ring_rows * sc->ring_w; /* every row twice */
+    const size_t n_ring = (size_t)sc->ring_rows * sc->ring_w;
     const size_t n_vert = (size_t)S * sc->vert_w;
     const size_t n_level1 = (((size_t)s->sw[1] * s->sh[1]) + 15) & ~(size_t)15;
     const size_t n_level2 = (((size_t)s->sw[2] * s->sh[2]) + 15) & ~(size_t)15;
@@ -447,31 +450,35 @@ static void run_scale(const FloatVifPriv *p, Scratch *sc, unsigned l, const Sour
     const bool stats = l >= s->first_scale, decimate = l + 1 < LS_FLOAT_VIF_SCALES;
     const unsigned n_taps = (unsigned)s->n_taps[l], radius = stats ? n_taps / 2 : 0;
     const unsigned n_taps_d = decimate ? (unsigned)s->n_taps[l + 1] : 0, radius_d = n_taps_d / 2;
-    const unsigned rr = radius > radius_d ? radius : radius_d; /* ring radius */
-    const unsigned ring_rows = 2 * rr + S;
+    const unsigned rr = radius > radius_d ? radius : radius_d; /* radius of the row window */
     const unsigned w_next = w / 2, h_next = h / 2;
     float acc[2] = { 0.0f, 0.0f };
 
-    /* Virtual row v (-rr <= v < h + rr, the input row reflect(v)) lives in slot
-     * (v + rr) % ring_rows and again ring_rows slots later, so that the window of every strip is
-     * contiguous at a constant stride. */
+    /* Virtual row v (-rr <= v < h + rr, the input row reflect(v)) lives in buffer row v - base.
+     * A strip's window (its rows y0 - rr .. y0 + n - 1 + rr) is contiguous at a constant stride;
+     * when the next window would pass the end, the rows it shares with the filled ones move to
+     * the top. */
     const ptrdiff_t rs = (ptrdiff_t)sc->ring_w;
-    int next_v = -(int)rr; /* next virtual row to enter the ring */
+    const unsigned nq = stats ? NQ : 2;
+    int base = -(int)rr, next_v = -(int)rr; /* next virtual row to enter the buffer */
     for (unsigned y0 = 0; y0 < h; y0 += S) {
         const unsigned n = h - y0 < S ? h - y0 : S;
-        const int last_v = (int)(y0 + n - 1 + rr);
+        const int first_v = (int)y0 - (int)rr, last_v = (int)(y0 + n - 1 + rr);
+        if (last_v - base >= (int)sc->ring_rows) {
+            for (unsigned q = 0; q < nq; q++)
+                memmove(sc->ring[q], sc->ring[q] + (ptrdiff_t)(first_v - base) * rs,
+                        (size_t)(next_v - first_v) * (size_t)rs * sizeof(float));
+            base = first_v;
+        }
         for (; next_v <= last_v; next_v++) {
             const int y = ls_float_vif_reflect(next_v, (int)h);
-            const ptrdiff_t slot = (ptrdiff_t)((next_v + (int)rr) % (int)ring_rows) * rs;
-            float *const out[NQ] = { sc->ring[0] + slot, sc->ring[1] + slot, sc->ring[2] + slot,
-                                     sc->ring[3] + slot, sc->ring[4] + slot };
+            const ptrdiff_t at = (ptrdiff_t)(next_v - base) * rs;
+            float *const out[NQ] = { sc->ring[0] + at, sc->ring[1] + at, sc->ring[2] + at,
+                                     sc->ring[3] + at, sc->ring[4] + at };
             dsp->fill((const uint8_t *)src->data[0] + y * src->stride[0],
                       (const uint8_t *)src->data[1] + y * src->stride[1], src->bpc, w, stats, out);
-            for (unsigned q = 0; q < (stats ? NQ : 2u); q++)
-                memcpy(out[q] + (ptrdiff_t)ring_rows * rs, out[q], w * sizeof(float));
         }
-        /* window[q]: virtual row y0 - rr */
-        const ptrdiff_t first = (ptrdiff_t)(y0 % ring_rows) * rs;
+        const ptrdiff_t first = (ptrdiff_t)(first_v - base) * rs;
         const ptrdiff_t vs = (ptrdiff_t)sc->vert_w;
         if (stats) {
             for (unsigned q = 0; q < NQ; q++)
