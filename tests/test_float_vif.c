@@ -159,8 +159,9 @@ static bool same_floats(const float *a, const float *b, size_t n)
 /* values filtered pictures produce: means in [-128, 128), squares and products up to 2^14 */
 static float rnd_moment(unsigned q)
 {
-    return q < 2 ? rnd_float(-128.0f, 128.0f) : q == 4 ? rnd_float(-16384.0f, 16384.0f)
-                                                       : rnd_float(0.0f, 16384.0f);
+    return q < 2    ? rnd_float(-128.0f, 128.0f)
+           : q == 4 ? rnd_float(-16384.0f, 16384.0f)
+                    : rnd_float(0.0f, 16384.0f);
 }
 
 static void fill_input(void *buf, size_t n, unsigned bpc, unsigned mode)
@@ -169,8 +170,9 @@ static void fill_input(void *buf, size_t n, unsigned bpc, unsigned mode)
     for (size_t i = 0; i < n; i++) {
         const unsigned v = mode == 0 ? rnd() & max : mode == 1 ? 0 : max;
         if (bpc == 0)
-            ((float *)buf)[i] = mode == 0 ? rnd_float(-128.0f, 128.0f) : mode == 1 ? -128.0f
-                                                                                    : 127.75f;
+            ((float *)buf)[i] = mode == 0   ? rnd_float(-128.0f, 128.0f)
+                                : mode == 1 ? -128.0f
+                                            : 127.75f;
         else if (bpc == 8)
             ((uint8_t *)buf)[i] = (uint8_t)v;
         else
@@ -204,8 +206,8 @@ static void checkasm_fill(const LsFloatVifDsp *c, const LsFloatVifDsp *v, const 
                     (*n_cases)++;
                     if (!ok) {
                         if ((*n_bad)++ < 5)
-                        CHECK(0, "checkasm fill %s: w %u bpc %u mode %u products %d", name, w, bpc,
-                              mode, products);
+                            CHECK(0, "checkasm fill %s: w %u bpc %u mode %u products %d", name, w,
+                                  bpc, mode, products);
                     }
                     for (int s = 0; s < 2; s++)
                         for (int q = 0; q < LS_FLOAT_VIF_NQ; q++)
@@ -241,8 +243,8 @@ static void checkasm_filters(const LsFloatVifDsp *c, const LsFloatVifDsp *v, con
                         (*n_cases)++;
                         if (!same_floats(o0, o1, (size_t)n_out * w)) {
                             if ((*n_bad)++ < 5)
-                            CHECK(0, "checkasm filter_v %s: taps %u w %u step %u rows %u", name,
-                                  n_taps, w, step, n_out);
+                                CHECK(0, "checkasm filter_v %s: taps %u w %u step %u rows %u", name,
+                                      n_taps, w, step, n_out);
                         }
                         free(src);
                         free(o0);
@@ -263,8 +265,8 @@ static void checkasm_filters(const LsFloatVifDsp *c, const LsFloatVifDsp *v, con
                     (*n_cases)++;
                     if (!same_floats(o0, o1, n_out)) {
                         if ((*n_bad)++ < 5)
-                        CHECK(0, "checkasm filter_h %s: taps %u outputs %u step %u", name, n_taps,
-                              n_out, step);
+                            CHECK(0, "checkasm filter_h %s: taps %u outputs %u step %u", name,
+                                  n_taps, n_out, step);
                     }
                     free(in);
                     free(o0);
@@ -284,11 +286,8 @@ static void stat_inputs(unsigned kind, unsigned w, float *q[LS_FLOAT_VIF_NQ])
         float v1 = rnd_float(0.0f, 3000.0f), v2 = rnd_float(0.0f, 3000.0f);
         float c12 = rnd_float(-1.0f, 1.0f) * sqrtf(v1 * v2);
         switch (kind) {
-        case 0: /* random */
-            break;
-        case 1: /* identical pictures */
-            v2 = v1, c12 = v1;
-            break;
+        case 0: /* random */ break;
+        case 1: /* identical pictures */ v2 = v1, c12 = v1; break;
         case 2: /* flat: variances around nsq and eps, and float residues */
             v1 = (rnd() & 1) ? rnd_float(0.0f, 4.0f) : ldexpf(rnd_float(0.5f, 2.0f), -34);
             v2 = (rnd() & 1) ? rnd_float(0.0f, 4.0f) : 0.0f;
@@ -382,8 +381,8 @@ static void checkasm_accumulate(const LsFloatVifDsp *c, const LsFloatVifDsp *v, 
             (*n_cases)++;
             if (float_bits(a0[0]) != float_bits(a1[0]) || float_bits(a0[1]) != float_bits(a1[1])) {
                 if ((*n_bad)++ < 5)
-                CHECK(0, "checkasm accumulate %s: %ux%u: %a %a != %a %a", name, w, h, a0[0],
-                      a0[1], a1[0], a1[1]);
+                    CHECK(0, "checkasm accumulate %s: %ux%u: %a %a != %a %a", name, w, h, a0[0],
+                          a0[1], a1[0], a1[1]);
             }
             free(num);
             free(den);
@@ -480,7 +479,7 @@ static void m_filter(const float *x, const float *y, int mode, int w, int h, con
 
 static float m_log2(float x, const Mutation *mu)
 {
-    static const float poly[9] = { -0x1.9f3962p-7f, 0x1.0996e8p-4f, -0x1.41a2d2p-3f,
+    static const float poly[9] = { -0x1.9f3962p-7f, 0x1.0996e8p-4f,  -0x1.41a2d2p-3f,
                                    0x1.0756fap-2f,  -0x1.6a4ab2p-2f, 0x1.eba792p-2f,
                                    -0x1.71501cp-1f, 0x1.715472p+0f,  0.0f };
     if (mu->libm_log2)
@@ -575,8 +574,10 @@ static void m_resample(const float *in, int W, int H, float *out, int Ws, int Hs
             if (!strcmp(method, "nearest")) {
                 v = in[(int)((float)y * ry) * W + (int)((float)x * rx)];
             } else if (!strcmp(method, "bilinear")) {
-                const int x1 = (int)m_mirror((float)floor(xx), W), x2 = (int)m_mirror((float)ceil(xx), W);
-                const int y1 = (int)m_mirror((float)floor(yy), H), y2 = (int)m_mirror((float)ceil(yy), H);
+                const int x1 = (int)m_mirror((float)floor(xx), W),
+                          x2 = (int)m_mirror((float)ceil(xx), W);
+                const int y1 = (int)m_mirror((float)floor(yy), H),
+                          y2 = (int)m_mirror((float)ceil(yy), H);
                 const float dx = xx - (float)x1, dy = yy - (float)y1;
                 const float w11 = (1.0f - dy) * (1.0f - dx), w12 = (1.0f - dy) * dx;
                 const float w21 = dy * (1.0f - dx), w22 = dy * dx;
@@ -762,8 +763,8 @@ static void free_pair(VmafPicture *ref, VmafPicture *dis)
 
 /* init + one extract; the outputs (in the extractor's name order) into out when given.
  * Returns init's error. */
-static int run_fex(const Opt *opts, unsigned n_opts, const VmafPicture *ref,
-                   const VmafPicture *dis, uint64_t cpu_flags, double out[LS_FLOAT_VIF_N_NAMES],
+static int run_fex(const Opt *opts, unsigned n_opts, const VmafPicture *ref, const VmafPicture *dis,
+                   uint64_t cpu_flags, double out[LS_FLOAT_VIF_N_NAMES],
                    char names[LS_FLOAT_VIF_N_NAMES][256], unsigned *n_out)
 {
     const LsExtractor *ex = &ls_fex_float_vif;
@@ -842,31 +843,107 @@ static void test_model(void)
         { "default 10-bit", { { "debug", "true" } }, 1, d, 37, 29, 10 },
         { "default 12-bit", { { "debug", "true" } }, 1, d, 33, 21, 12 },
         { "default 16-bit", { { "debug", "true" } }, 1, d, 35, 17, 16 },
-        { "vif_enhn_gain_limit=1", { { "debug", "true" }, { "vif_enhn_gain_limit", "1" } }, 2, egl1, 48, 40, 8 },
-        { "vif_kernelscale=0.5", { { "debug", "true" }, { "vif_kernelscale", "0.5" } }, 2, ks05, 48, 40, 8 },
-        { "vif_kernelscale=1.5", { { "debug", "true" }, { "vif_kernelscale", "1.5" } }, 2, ks15, 80, 72, 8 },
-        { "vif_kernelscale=3.71134", { { "debug", "true" }, { "vif_kernelscale", "3.71134" } }, 2, ks371, 70, 57, 8 },
-        { "vif_sigma_nsq=0.5", { { "debug", "true" }, { "vif_sigma_nsq", "0.5" } }, 2, nsq05, 48, 40, 8 },
-        { "vif_sigma_nsq=4", { { "debug", "true" }, { "vif_sigma_nsq", "4" } }, 2, nsq4, 48, 40, 8 },
-        { "vif_sigma_nsq=0", { { "debug", "true" }, { "vif_sigma_nsq", "0" } }, 2, nsq0, 48, 40, 8 },
+        { "vif_enhn_gain_limit=1",
+          { { "debug", "true" }, { "vif_enhn_gain_limit", "1" } },
+          2,
+          egl1,
+          48,
+          40,
+          8 },
+        { "vif_kernelscale=0.5",
+          { { "debug", "true" }, { "vif_kernelscale", "0.5" } },
+          2,
+          ks05,
+          48,
+          40,
+          8 },
+        { "vif_kernelscale=1.5",
+          { { "debug", "true" }, { "vif_kernelscale", "1.5" } },
+          2,
+          ks15,
+          80,
+          72,
+          8 },
+        { "vif_kernelscale=3.71134",
+          { { "debug", "true" }, { "vif_kernelscale", "3.71134" } },
+          2,
+          ks371,
+          70,
+          57,
+          8 },
+        { "vif_sigma_nsq=0.5",
+          { { "debug", "true" }, { "vif_sigma_nsq", "0.5" } },
+          2,
+          nsq05,
+          48,
+          40,
+          8 },
+        { "vif_sigma_nsq=4",
+          { { "debug", "true" }, { "vif_sigma_nsq", "4" } },
+          2,
+          nsq4,
+          48,
+          40,
+          8 },
+        { "vif_sigma_nsq=0",
+          { { "debug", "true" }, { "vif_sigma_nsq", "0" } },
+          2,
+          nsq0,
+          48,
+          40,
+          8 },
         { "vif_scaleN_min_val",
-          { { "debug", "true" }, { "vif_scale1_min_val", "0.9" }, { "vif_scale2_min_val", "0.95" },
+          { { "debug", "true" },
+            { "vif_scale1_min_val", "0.9" },
+            { "vif_scale2_min_val", "0.95" },
             { "vif_scale3_min_val", "1" } },
-          4, minv, 48, 40, 8 },
-        { "vif_skip_scale0", { { "debug", "true" }, { "vif_skip_scale0", "true" } }, 2, skip, 48, 40, 8 },
-        { "prescale nearest x2", { { "debug", "true" }, { "vif_prescale", "2" } }, 2, ps_near, 21, 17, 8 },
+          4,
+          minv,
+          48,
+          40,
+          8 },
+        { "vif_skip_scale0",
+          { { "debug", "true" }, { "vif_skip_scale0", "true" } },
+          2,
+          skip,
+          48,
+          40,
+          8 },
+        { "prescale nearest x2",
+          { { "debug", "true" }, { "vif_prescale", "2" } },
+          2,
+          ps_near,
+          21,
+          17,
+          8 },
         { "prescale bilinear x1.5",
           { { "debug", "true" }, { "vif_prescale", "1.5" }, { "vif_prescale_method", "bilinear" } },
-          3, ps_bil, 23, 19, 10 },
+          3,
+          ps_bil,
+          23,
+          19,
+          10 },
         { "prescale bicubic x1.25",
           { { "debug", "true" }, { "vif_prescale", "1.25" }, { "vif_prescale_method", "bicubic" } },
-          3, ps_cub, 27, 21, 8 },
+          3,
+          ps_cub,
+          27,
+          21,
+          8 },
         { "prescale lanczos4 x1.5",
           { { "debug", "true" }, { "vif_prescale", "1.5" }, { "vif_prescale_method", "lanczos4" } },
-          3, ps_lan, 23, 19, 8 },
+          3,
+          ps_lan,
+          23,
+          19,
+          8 },
         { "prescale bicubic x0.5",
           { { "debug", "true" }, { "vif_prescale", "0.5" }, { "vif_prescale_method", "bicubic" } },
-          3, ps_down, 67, 45, 12 },
+          3,
+          ps_down,
+          67,
+          45,
+          12 },
     };
     const Mutation none = { 0 };
     Variant vs[2];
@@ -880,19 +957,20 @@ static void test_model(void)
         model_scores(&ref, &dis, &k->model, &none, want);
         unsigned n_out = 0;
         for (unsigned v = 0; v <= n_variants; v++) {
-            const int err = run_fex(k->opts, k->n_opts, &ref, &dis, v ? vs[v - 1].flags : 0, got,
-                                    NULL, &n_out);
+            const int err =
+                run_fex(k->opts, k->n_opts, &ref, &dis, v ? vs[v - 1].flags : 0, got, NULL, &n_out);
             CHECK(!err, "%s: init failed: %s", k->label, lockstep_last_error());
             CHECK(n_out == LS_FLOAT_VIF_N_NAMES, "%s: %u outputs", k->label, n_out);
             for (unsigned i = 0; i < LS_FLOAT_VIF_N_NAMES && !err; i++)
                 CHECK(double_bits(got[i]) == double_bits(want[i]),
-                      "%s (%s): output %u = %.17g, model %.17g", k->label,
-                      v ? vs[v - 1].name : "c", i, got[i], want[i]);
+                      "%s (%s): output %u = %.17g, model %.17g", k->label, v ? vs[v - 1].name : "c",
+                      i, got[i], want[i]);
             n_values += LS_FLOAT_VIF_N_NAMES;
         }
         free_pair(&ref, &dis);
     }
-    printf("model: %u option cases, %u values (C and every SIMD variant) equal the model of the spec\n",
+    printf("model: %u option cases, %u values (C and every SIMD variant) equal the model of the "
+           "spec\n",
            (unsigned)(sizeof(cases) / sizeof(cases[0])), n_values);
 }
 
@@ -915,10 +993,13 @@ static void test_depth_identity(void)
     printf("bit depths: 8/10/12/16-bit copies of one picture give identical outputs\n");
 }
 
-/* C and the dispatched units through the whole extractor at odd sizes, wider than the units' tests */
+/* C and the dispatched units through the whole extractor at odd sizes, wider than the units' tests
+ */
 static void test_extractor_parity(void)
 {
-    static const unsigned sizes[][2] = { { 16, 16 }, { 17, 19 }, { 97, 61 }, { 131, 77 }, { 250, 36 } };
+    static const unsigned sizes[][2] = {
+        { 16, 16 }, { 17, 19 }, { 97, 61 }, { 131, 77 }, { 250, 36 }
+    };
     static const Opt option_sets[][2] = { { { "debug", "true" }, { "vif_enhn_gain_limit", "100" } },
                                           { { "debug", "true" }, { "vif_kernelscale", "1.5" } },
                                           { { "debug", "true" }, { "vif_skip_scale0", "true" } },
@@ -1026,8 +1107,8 @@ static void test_statistic(void)
     float n, d;
     /* flat: (double)s1 < nsq overrides with 1 - s2 * smi and 1 */
     ls_float_vif_statistic(10.0f, 20.0f, 101.0f, 403.0f, 200.0f, &p, &n, &d);
-    CHECK(float_bits(n) == float_bits(1.0f - 3.0f * p.sigma_max_inv) && d == 1.0f,
-          "flat: %a %a", n, d);
+    CHECK(float_bits(n) == float_bits(1.0f - 3.0f * p.sigma_max_inv) && d == 1.0f, "flat: %a %a", n,
+          d);
     /* negative covariance: num = 0, den from s1 */
     ls_float_vif_statistic(0.0f, 0.0f, 50.0f, 50.0f, -40.0f, &p, &n, &d);
     CHECK(n == 0.0f && float_bits(d) == float_bits(ls_float_vif_log2(1.0f + 25.0f)),
@@ -1037,7 +1118,8 @@ static void test_statistic(void)
     ls_float_vif_statistic(0.0f, 0.0f, 16.0f, 64.0f, 32.0f, &p1, &n, &d);
     const float g = 32.0f / (16.0f + LS_FLOAT_VIF_EPS), sv = 64.0f - g * 32.0f;
     const float sv_c = sv > LS_FLOAT_VIF_EPS ? sv : LS_FLOAT_VIF_EPS;
-    const float want = ls_float_vif_log2((float)(1.0 + (double)(1.0f * 16.0f) / ((double)sv_c + 2.0)));
+    const float want =
+        ls_float_vif_log2((float)(1.0 + (double)(1.0f * 16.0f) / ((double)sv_c + 2.0)));
     CHECK(float_bits(n) == float_bits(want), "gain limit: %a != %a", n, want);
     /* LOG2 by the bit formula: powers of two exact, +inf gives 128 */
     CHECK(ls_float_vif_log2(1.0f) == 0.0f && ls_float_vif_log2(8.0f) == 3.0f &&
@@ -1076,11 +1158,10 @@ static void test_names(void)
                  (const char *[]){ "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score",
                                    "VMAF_feature_vif_scale2_score", "VMAF_feature_vif_scale3_score",
                                    NULL });
-    expect_names((Opt[]){ { "vif_enhn_gain_limit", "100" }, { "vif_prescale_method", "nearest" } },
-                 2,
-                 (const char *[]){ "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score",
-                                   "VMAF_feature_vif_scale2_score", "VMAF_feature_vif_scale3_score",
-                                   NULL });
+    expect_names(
+        (Opt[]){ { "vif_enhn_gain_limit", "100" }, { "vif_prescale_method", "nearest" } }, 2,
+        (const char *[]){ "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score",
+                          "VMAF_feature_vif_scale2_score", "VMAF_feature_vif_scale3_score", NULL });
     expect_names((Opt[]){ { "vif_enhn_gain_limit", "1" } }, 1,
                  (const char *[]){ "vif_scale0_egl_1", "vif_scale1_egl_1", "vif_scale2_egl_1",
                                    "vif_scale3_egl_1", NULL });
@@ -1096,10 +1177,9 @@ static void test_names(void)
                  (const char *[]){ "vif_scale0_ssclz", "vif_scale1_ssclz", "vif_scale2_ssclz",
                                    "vif_scale3_ssclz", NULL });
     expect_names((Opt[]){ { "vif_sigma_nsq", "1.5" }, { "vif_scale2_min_val", "0.25" } }, 2,
-                 (const char *[]){ "vif_scale0_s2miv_0.25_snsq_1.5",
-                                   "vif_scale1_s2miv_0.25_snsq_1.5",
-                                   "vif_scale2_s2miv_0.25_snsq_1.5",
-                                   "vif_scale3_s2miv_0.25_snsq_1.5", NULL });
+                 (const char *[]){
+                     "vif_scale0_s2miv_0.25_snsq_1.5", "vif_scale1_s2miv_0.25_snsq_1.5",
+                     "vif_scale2_s2miv_0.25_snsq_1.5", "vif_scale3_s2miv_0.25_snsq_1.5", NULL });
     expect_names((Opt[]){ { "debug", "true" }, { "vif_enhn_gain_limit", "1" } }, 2,
                  (const char *[]){ "vif_scale0_egl_1", "vif_scale1_egl_1", "vif_scale2_egl_1",
                                    "vif_scale3_egl_1", "vif_egl_1", "vif_num_egl_1",

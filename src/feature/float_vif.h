@@ -71,7 +71,7 @@ LS_HD static inline float ls_float_vif_mac(float acc, float tap, float x)
 /* ---- approximate log2 (§5.4) ---- */
 
 LS_CONSTANT float ls_float_vif_log2_poly[9] = {
-    -0x1.9f3962p-7f, 0x1.0996e8p-4f, -0x1.41a2d2p-3f, 0x1.0756fap-2f, -0x1.6a4ab2p-2f,
+    -0x1.9f3962p-7f, 0x1.0996e8p-4f,  -0x1.41a2d2p-3f, 0x1.0756fap-2f, -0x1.6a4ab2p-2f,
     0x1.eba792p-2f,  -0x1.71501cp-1f, 0x1.715472p+0f,  0x0p+0f,
 };
 
@@ -227,12 +227,13 @@ typedef struct LsFloatVifAxis {
 typedef struct LsFloatVifState {
     LsFloatVifOptions opt;
     unsigned bpc;
-    unsigned w, h;                         /* input luma */
-    bool prescaled;                        /* the working size differs from the input */
+    unsigned w, h;  /* input luma */
+    bool prescaled; /* the working size differs from the input */
     enum LsFloatVifResampleMethod method;
-    LsFloatVifAxis axis_x, axis_y;         /* prescaled: from the input to the working size */
-    unsigned first_scale;                  /* 1 with vif_skip_scale0 */
-    unsigned sw[LS_FLOAT_VIF_SCALES], sh[LS_FLOAT_VIF_SCALES]; /* scale sizes, [0] = working size */
+    LsFloatVifAxis axis_x, axis_y; /* prescaled: from the input to the working size */
+    unsigned first_scale;          /* 1 with vif_skip_scale0 */
+    /* scale sizes, [0] = the working size */
+    unsigned sw[LS_FLOAT_VIF_SCALES], sh[LS_FLOAT_VIF_SCALES];
     int n_taps[LS_FLOAT_VIF_SCALES];
     const float *taps[LS_FLOAT_VIF_SCALES];
     LsFloatVifStatParams stat;
@@ -260,8 +261,14 @@ int ls_float_vif_write(const LsFloatVifState *s, const float num[LS_FLOAT_VIF_SC
 #define LS_FLOAT_VIF_STRIP 8
 
 /* Quantities filtered per scale: x = ref, y = dist and the products x*x, y*y, x*y. */
-enum { LS_FLOAT_VIF_X, LS_FLOAT_VIF_Y, LS_FLOAT_VIF_XX, LS_FLOAT_VIF_YY, LS_FLOAT_VIF_XY,
-       LS_FLOAT_VIF_NQ };
+enum {
+    LS_FLOAT_VIF_X,
+    LS_FLOAT_VIF_Y,
+    LS_FLOAT_VIF_XX,
+    LS_FLOAT_VIF_YY,
+    LS_FLOAT_VIF_XY,
+    LS_FLOAT_VIF_NQ
+};
 
 /* One input row of both pictures into the filter inputs: x, y from samples (bpc 8: bytes, else
  * uint16 words; bpc 0: floats already converted), and with products also x*x, y*y, x*y. */
@@ -270,8 +277,8 @@ typedef void (*LsFloatVifFillFn)(const void *ref, const void *dis, unsigned bpc,
 /* Vertical pass: out[u * out_stride + x] = sum over k of taps[k] * src[(u * row_step + k) *
  * stride + x], for u < n_out (at most LS_FLOAT_VIF_STRIP) and x < w; strides in floats. */
 typedef void (*LsFloatVifFilterVFn)(const float *src, ptrdiff_t stride, unsigned row_step,
-                                    unsigned n_out, const float *taps, unsigned n_taps,
-                                    unsigned w, float *out, ptrdiff_t out_stride);
+                                    unsigned n_out, const float *taps, unsigned n_taps, unsigned w,
+                                    float *out, ptrdiff_t out_stride);
 /* Horizontal pass: out[j] = sum over k of taps[k] * in[j * step + k], j < n_out, step 1 or 2
  * (2: the decimation keeps even columns only). `in` is the row with its mirrored border of
  * n_taps / 2 samples on each side already written. tmp: ls_float_vif_tmp_floats(row) floats. */
@@ -305,8 +312,8 @@ void ls_float_vif_fill_avx2(const void *ref, const void *dis, unsigned bpc, unsi
 void ls_float_vif_filter_v_avx2(const float *src, ptrdiff_t stride, unsigned row_step,
                                 unsigned n_out, const float *taps, unsigned n_taps, unsigned w,
                                 float *out, ptrdiff_t out_stride);
-void ls_float_vif_filter_h_avx2(const float *in, unsigned step, const float *taps,
-                                unsigned n_taps, unsigned n_out, float *out, float *tmp);
+void ls_float_vif_filter_h_avx2(const float *in, unsigned step, const float *taps, unsigned n_taps,
+                                unsigned n_out, float *out, float *tmp);
 void ls_float_vif_stat_avx2(const float *const q[LS_FLOAT_VIF_NQ], unsigned w,
                             const LsFloatVifStatParams *p, float *num, float *den);
 void ls_float_vif_accumulate_avx2(const float *num, const float *den, size_t stride, unsigned w,

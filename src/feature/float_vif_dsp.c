@@ -66,8 +66,8 @@ static void stat_c(const float *const q[LS_FLOAT_VIF_NQ], unsigned w, const LsFl
                                q[LS_FLOAT_VIF_YY][x], q[LS_FLOAT_VIF_XY][x], p, &num[x], &den[x]);
 }
 
-static void accumulate_c(const float *num, const float *den, size_t stride, unsigned w,
-                         unsigned h, float acc[2])
+static void accumulate_c(const float *num, const float *den, size_t stride, unsigned w, unsigned h,
+                         float acc[2])
 {
     for (unsigned i = 0; i < h; i++) {
         acc[0] = acc[0] + ls_float_vif_row_sum(num + i * stride, w);

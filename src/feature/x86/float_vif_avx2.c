@@ -20,7 +20,8 @@
 #define V_MUL(a, b) _mm256_mul_ps(a, b)
 #define V_DIV(a, b) _mm256_div_ps(a, b)
 #define V_LOAD_U8(p) _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(p))))
-#define V_LOAD_U16(p) _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(p))))
+#define V_LOAD_U16(p)                                                                              \
+    _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(p))))
 #define V_CMP(a, b, pred) _mm256_cmp_ps(a, b, pred)
 #define V_KEEP(m, v) _mm256_and_ps(m, v)
 #define V_DROP(m, v) _mm256_andnot_ps(m, v)
