@@ -110,6 +110,7 @@ def main():
     golden_dir = os.path.join(args.shared, "golden")
 
     total_values = total_diffs = runs_done = refusals = 0
+    outputs = {}  # (fixture, --feature argument) -> lockstep's output of that run
     missing = set()
     failed = False
     for fx in manifest["fixtures"]:
@@ -158,7 +159,12 @@ def main():
                    "--precision", "max", "-o", out, "--threads", args.threads, "--cpumask", args.cpumask]
             if os.path.exists(out):
                 os.remove(out)
-            p = subprocess.run(cmd, capture_output=True, text=True)
+            if (fid, feature) in outputs and not refusal:
+                out = outputs[(fid, feature)]  # the same run for another golden run's scores
+                p = subprocess.CompletedProcess(cmd, 0)
+            else:
+                p = subprocess.run(cmd, capture_output=True, text=True)
+                outputs[(fid, feature)] = out
             if refusal:
                 if p.returncode != 0 and refusal in p.stderr and not os.path.exists(out):
                     refusals += 1

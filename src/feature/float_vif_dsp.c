@@ -30,17 +30,21 @@ static void fill_c(const void *ref, const void *dis, unsigned bpc, unsigned w, b
     }
 }
 
+/* Both passes run tap by tap over a whole output row: each output still adds its taps in order
+ * from 0, and the loops over columns are plain element-wise arithmetic. */
 static void filter_v_c(const float *src, ptrdiff_t stride, unsigned row_step, unsigned n_out,
                        const float *taps, unsigned n_taps, unsigned w, float *out,
                        ptrdiff_t out_stride)
 {
     for (unsigned u = 0; u < n_out; u++) {
-        const float *r = src + (ptrdiff_t)(u * row_step) * stride;
-        for (unsigned x = 0; x < w; x++) {
-            float acc = 0.0f;
-            for (unsigned k = 0; k < n_taps; k++)
-                acc = ls_float_vif_mac(acc, taps[k], r[(ptrdiff_t)k * stride + x]);
-            out[(ptrdiff_t)u * out_stride + x] = acc;
+        float *restrict o = out + (ptrdiff_t)u * out_stride;
+        for (unsigned x = 0; x < w; x++)
+            o[x] = 0.0f;
+        for (unsigned k = 0; k < n_taps; k++) {
+            const float *restrict r = src + (ptrdiff_t)(u * row_step + k) * stride;
+            const float tap = taps[k];
+            for (unsigned x = 0; x < w; x++)
+                o[x] = ls_float_vif_mac(o[x], tap, r[x]);
         }
     }
 }
@@ -49,12 +53,18 @@ static void filter_h_c(const float *in, unsigned step, const float *taps, unsign
                        unsigned n_out, float *out, float *tmp)
 {
     (void)tmp;
-    for (unsigned j = 0; j < n_out; j++) {
-        const float *p = in + (size_t)j * step;
-        float acc = 0.0f;
-        for (unsigned k = 0; k < n_taps; k++)
-            acc = ls_float_vif_mac(acc, taps[k], p[k]);
-        out[j] = acc;
+    float *restrict o = out;
+    for (unsigned j = 0; j < n_out; j++)
+        o[j] = 0.0f;
+    for (unsigned k = 0; k < n_taps; k++) {
+        const float *restrict p = in + k;
+        const float tap = taps[k];
+        if (step == 1)
+            for (unsigned j = 0; j < n_out; j++)
+                o[j] = ls_float_vif_mac(o[j], tap, p[j]);
+        else
+            for (unsigned j = 0; j < n_out; j++)
+                o[j] = ls_float_vif_mac(o[j], tap, p[2 * j]);
     }
 }
 
