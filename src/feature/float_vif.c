@@ -366,13 +366,13 @@ typedef struct FloatVifPriv {
 enum { S = LS_FLOAT_VIF_STRIP, NQ = LS_FLOAT_VIF_NQ };
 
 /* strips between two slides of the row buffer: each slide copies the window's overlap rows */
-#define RING_STRIPS 6
+#define BUF_STRIPS 6
 
 /* The memory of one call, sized for scale 0 (every later scale is smaller in all respects). */
 typedef struct Scratch {
-    float *ring[NQ];      /* ring_rows rows of ring_w floats per quantity: the sliding window */
-    unsigned ring_rows;
-    size_t ring_w;
+    float *buf[NQ];       /* buf_rows rows of row_w floats per quantity: the sliding window */
+    unsigned buf_rows;
+    size_t row_w;
     float *vert[NQ];      /* S rows per quantity: vertical results with their mirrored borders */
     size_t vert_w;        /* floats per row, border included */
     unsigned vert_pad;    /* border width reserved on each side */
@@ -391,30 +391,30 @@ static int scratch_alloc(const LsFloatVifState *s, Scratch *sc)
     unsigned radius = 0;
     for (unsigned l = 0; l < LS_FLOAT_VIF_SCALES; l++)
         radius = (unsigned)s->n_taps[l] / 2 > radius ? (unsigned)s->n_taps[l] / 2 : radius;
-    sc->ring_rows = 2 * radius + RING_STRIPS * S;
-    sc->ring_w = ((size_t)w0 + 15) & ~(size_t)15;
+    sc->buf_rows = 2 * radius + BUF_STRIPS * S;
+    sc->row_w = ((size_t)w0 + 15) & ~(size_t)15;
     sc->vert_pad = (radius + 15) & ~15u;
-    sc->vert_w = sc->ring_w + 2 * (size_t)sc->vert_pad;
-    const size_t n_ring = (size_t)sc->ring_rows * sc->ring_w;
+    sc->vert_w = sc->row_w + 2 * (size_t)sc->vert_pad;
+    const size_t n_buf = (size_t)sc->buf_rows * sc->row_w;
     const size_t n_vert = (size_t)S * sc->vert_w;
     const size_t n_level1 = (((size_t)s->sw[1] * s->sh[1]) + 15) & ~(size_t)15;
     const size_t n_level2 = (((size_t)s->sw[2] * s->sh[2]) + 15) & ~(size_t)15;
     const size_t n_in = s->prescaled ? (((size_t)s->w * s->h) + 15) & ~(size_t)15 : 0;
     const size_t n_work = s->prescaled ? (((size_t)s->sw[0] * s->sh[0]) + 15) & ~(size_t)15 : 0;
     const size_t n_tmp = (ls_float_vif_tmp_floats((unsigned)sc->vert_w) + 15) & ~(size_t)15;
-    const size_t total = NQ * (n_ring + n_vert + sc->ring_w) + 2 * S * sc->ring_w + n_tmp +
+    const size_t total = NQ * (n_buf + n_vert + sc->row_w) + 2 * S * sc->row_w + n_tmp +
                          2 * (n_level1 + n_level2 + n_in + n_work);
     float *p = aligned_alloc(64, total * sizeof(float));
     if (!p)
         return -ENOMEM;
     sc->mem = p;
     for (unsigned q = 0; q < NQ; q++) {
-        sc->ring[q] = p, p += n_ring;
+        sc->buf[q] = p, p += n_buf;
         sc->vert[q] = p, p += n_vert;
-        sc->horiz[q] = p, p += sc->ring_w;
+        sc->horiz[q] = p, p += sc->row_w;
     }
-    sc->num = p, p += S * sc->ring_w;
-    sc->den = p, p += S * sc->ring_w;
+    sc->num = p, p += S * sc->row_w;
+    sc->den = p, p += S * sc->row_w;
     sc->tmp = p, p += n_tmp;
     for (unsigned i = 0; i < 2; i++) {
         sc->level[1][i] = p, p += n_level1; /* scales 1 and 3 */
@@ -458,23 +458,23 @@ static void run_scale(const FloatVifPriv *p, Scratch *sc, unsigned l, const Sour
      * A strip's window (its rows y0 - rr .. y0 + n - 1 + rr) is contiguous at a constant stride;
      * when the next window would pass the end, the rows it shares with the filled ones move to
      * the top. */
-    const ptrdiff_t rs = (ptrdiff_t)sc->ring_w;
+    const ptrdiff_t rs = (ptrdiff_t)sc->row_w;
     const unsigned nq = stats ? NQ : 2;
     int base = -(int)rr, next_v = -(int)rr; /* next virtual row to enter the buffer */
     for (unsigned y0 = 0; y0 < h; y0 += S) {
         const unsigned n = h - y0 < S ? h - y0 : S;
         const int first_v = (int)y0 - (int)rr, last_v = (int)(y0 + n - 1 + rr);
-        if (last_v - base >= (int)sc->ring_rows) {
+        if (last_v - base >= (int)sc->buf_rows) {
             for (unsigned q = 0; q < nq; q++)
-                memmove(sc->ring[q], sc->ring[q] + (ptrdiff_t)(first_v - base) * rs,
+                memmove(sc->buf[q], sc->buf[q] + (ptrdiff_t)(first_v - base) * rs,
                         (size_t)(next_v - first_v) * (size_t)rs * sizeof(float));
             base = first_v;
         }
         for (; next_v <= last_v; next_v++) {
             const int y = ls_float_vif_reflect(next_v, (int)h);
             const ptrdiff_t at = (ptrdiff_t)(next_v - base) * rs;
-            float *const out[NQ] = { sc->ring[0] + at, sc->ring[1] + at, sc->ring[2] + at,
-                                     sc->ring[3] + at, sc->ring[4] + at };
+            float *const out[NQ] = { sc->buf[0] + at, sc->buf[1] + at, sc->buf[2] + at,
+                                     sc->buf[3] + at, sc->buf[4] + at };
             dsp->fill((const uint8_t *)src->data[0] + y * src->stride[0],
                       (const uint8_t *)src->data[1] + y * src->stride[1], src->bpc, w, stats, out);
         }
@@ -482,7 +482,7 @@ static void run_scale(const FloatVifPriv *p, Scratch *sc, unsigned l, const Sour
         const ptrdiff_t vs = (ptrdiff_t)sc->vert_w;
         if (stats) {
             for (unsigned q = 0; q < NQ; q++)
-                dsp->filter_v(sc->ring[q] + first + (ptrdiff_t)(rr - radius) * rs, rs, 1, n,
+                dsp->filter_v(sc->buf[q] + first + (ptrdiff_t)(rr - radius) * rs, rs, 1, n,
                               s->taps[l], n_taps, w, sc->vert[q] + sc->vert_pad, vs);
             for (unsigned u = 0; u < n; u++) {
                 for (unsigned q = 0; q < NQ; q++) {
@@ -492,10 +492,10 @@ static void run_scale(const FloatVifPriv *p, Scratch *sc, unsigned l, const Sour
                 }
                 const float *const filtered[NQ] = { sc->horiz[0], sc->horiz[1], sc->horiz[2],
                                                     sc->horiz[3], sc->horiz[4] };
-                dsp->stat(filtered, w, &s->stat, sc->num + u * sc->ring_w,
-                          sc->den + u * sc->ring_w);
+                dsp->stat(filtered, w, &s->stat, sc->num + u * sc->row_w,
+                          sc->den + u * sc->row_w);
             }
-            dsp->accumulate(sc->num, sc->den, sc->ring_w, w, n, acc);
+            dsp->accumulate(sc->num, sc->den, sc->row_w, w, n, acc);
         }
         if (decimate) {
             /* output rows y0, y0 + 2, ... that have a row in the next scale */
@@ -506,7 +506,7 @@ static void run_scale(const FloatVifPriv *p, Scratch *sc, unsigned l, const Sour
                 continue;
             float *const next[2] = { next_ref, next_dis };
             for (unsigned q = 0; q < 2; q++) {
-                dsp->filter_v(sc->ring[q] + first + (ptrdiff_t)(rr - radius_d) * rs, rs, 2, n_even,
+                dsp->filter_v(sc->buf[q] + first + (ptrdiff_t)(rr - radius_d) * rs, rs, 2, n_even,
                               s->taps[l + 1], n_taps_d, w, sc->vert[q] + sc->vert_pad, vs);
                 for (unsigned u = 0; u < n_even; u++) {
                     float *row = sc->vert[q] + sc->vert_pad + u * vs;
