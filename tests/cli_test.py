@@ -319,6 +319,13 @@ def main():
     tiny = ["-n", "-r", os.path.join(fx, "p11d_ref.y4m"), "-d", os.path.join(fx, "p11d_dis.y4m")]
     expect_error(cli, work, "frame smaller than psnr_hvs's block", tiny + ["--feature", "psnr_hvs"], "8x8 block")
     expect_error(cli, work, "frame smaller than float_ssim's window", tiny + ["--feature", "float_ssim"], "11x11")
+    expect_error(cli, work, "frame smaller than float_vif's pyramid", tiny + ["--feature", "float_vif"], "7x7", "at least 16x16")
+    expect_error(cli, work, "frame one side below float_vif's pyramid", small + ["--feature", "float_vif"], "17x13", "at least 16x16")
+    expect_error(cli, work, "float_vif's pyramid with a wider kernel", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "float_vif=vif_kernelscale=3.71134:vif_prescale=0.1"], "vif_prescale=0.1", "at least 56x56")
+    expect_error(cli, work, "unknown float_vif prescale method", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "float_vif=vif_prescale_method=area"], "invalid vif_prescale_method \"area\"")
+    expect_error(cli, work, "kernel scale not in float_vif's list", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "float_vif=vif_kernelscale=1.2"], "invalid vif_kernelscale 1.2")
+    expect_error(cli, work, "float_vif gain limit below 1", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "float_vif=vif_enhn_gain_limit=0.5"], "vif_enhn_gain_limit", "range")
+    expect_error(cli, work, "float_vif alias is not a key", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "float_vif=egl=1"], "unknown option \"egl\"")
     expect_error(cli, work, "frame smaller than vif's pyramid (17x13)", ["-n", "-r", os.path.join(fx, "p11b_ref.y4m"), "-d", os.path.join(fx, "p11b_dis.y4m"), "--feature", "vif"], "vif: frame 17x13 is too small", "smallest frame it can score is 16x16")
     expect_error(cli, work, "frame smaller than vif's pyramid (7x7)", tiny + ["--feature", "vif=vif_enhn_gain_limit=1"], "vif: frame 7x7", "16x16")
     expect_error(cli, work, "vif gain limit out of range", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "vif=vif_enhn_gain_limit=0.5"], "vif_enhn_gain_limit", "range")

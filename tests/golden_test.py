@@ -37,6 +37,8 @@ FAMILIES = {
     # agree on it wherever both computed it)
     "vif": [("vif", "upstream"), ("vif:vif_enhn_gain_limit=1", "upstream"),
             ("vmaf_v0.6.1", "upstream", ("vif", "integer_vif_scale"))],
+    "float_vif": [("float_vif", "upstream"),
+                  ("vmaf_float_v0.6.1", "upstream", ("float_vif", "vif_scale"))],
     "cambi": [("cambi", "upstream"),
               # the CAMBI input of the VMAF v1 models (the same options in all eight)
               ("vmaf_v1.0.16_3d0h", "upstream",
@@ -60,7 +62,7 @@ MODEL_SIZE_REFUSALS = {"p11b", "p11c", "p11d"}
 SIZE_WORDS = re.compile(r"smallest|at least|minimum|too small|below|greater than|larger than", re.I)
 # Where upstream could not read a fixture (4:0:0 8-bit, odd 4:2:0 sizes), the fork's value is the
 # same algorithm for these extractors (golden/README.md: identical wherever both computed).
-FORK_FALLBACK = {"psnr", "float_ssim", "float_motion", "cambi", "vif"}
+FORK_FALLBACK = {"psnr", "float_ssim", "float_motion", "cambi", "vif", "float_vif"}
 # 10-bit 4:0:0 (p06b) has no golden: both references refuse Cmono10. Families listed here score
 # a copy of an 8-bit 4:0:0 fixture shifted to Cmono10 (samples << 2), which must give the 8-bit
 # golden bit for bit (vif.md §7), and p06b itself must be scored: that checks the mono10 reader
@@ -85,6 +87,11 @@ REFUSALS = {
     ("p11b", "vif"): ("16x16", None),
     ("p11c", "vif"): ("16x16", None),
     ("p11d", "vif"): ("16x16", None),
+    # float_vif's pyramid needs 16x16 (upstream reads outside its buffers below, and corrupts its
+    # heap at 7x7; at 17x13 the fork's scale 3 is garbage, its scales 0-2 equal ours)
+    ("p11b", "float_vif"): ("16x16", None),
+    ("p11c", "float_vif"): ("16x16", None),
+    ("p11d", "float_vif"): ("16x16", None),
 }
 
 
@@ -214,7 +221,7 @@ def main():
             run_id, anchor = entry[0], entry[1]
             feature_spec, keys = entry[2] if len(entry) > 2 else (None, None)
             extractor = (feature_spec or run_id).split(":")[0].split("=")[0]
-            vendor_key = run_id if models else extractor
+            vendor_key = run_id if models or run_id in VENDOR_DEPENDENT else extractor
             gold_run = None
             luma_only = False
             tolerance = 0.0

@@ -26,6 +26,10 @@ static const struct { const char *name, *alias; } aliases[] = {
     { "VMAF_integer_feature_vif_scale1_score", "integer_vif_scale1" },
     { "VMAF_integer_feature_vif_scale2_score", "integer_vif_scale2" },
     { "VMAF_integer_feature_vif_scale3_score", "integer_vif_scale3" },
+    { "VMAF_feature_vif_scale0_score", "vif_scale0" },
+    { "VMAF_feature_vif_scale1_score", "vif_scale1" },
+    { "VMAF_feature_vif_scale2_score", "vif_scale2" },
+    { "VMAF_feature_vif_scale3_score", "vif_scale3" },
     { NULL, NULL },
 };
 

@@ -7,6 +7,7 @@
 #include "core/registry.h"
 #include "feature/float_adm.h"
 #include "feature/cambi.h"
+#include "feature/float_vif.h"
 #include "feature/motion.h"
 #include "feature/psnr.h"
 #include "feature/psnr_hvs.h"
@@ -22,14 +23,15 @@
 const LsExtractor *const ls_extractors[] = {
     &ls_fex_float_psnr,
     &ls_fex_float_adm,
+    &ls_fex_float_vif,
     &ls_fex_float_motion,
     &ls_fex_float_ssim,
     &ls_fex_psnr,
     &ls_fex_psnr_hvs,
     &ls_fex_motion,
+    &ls_fex_vif,
     &ls_fex_cambi,
     &ls_fex_ssim,
-    &ls_fex_vif,
 #if LOCKSTEP_HAVE_CUDA
     &ls_fex_psnr_cuda,
     &ls_fex_psnr_hvs_cuda,

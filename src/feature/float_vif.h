@@ -1,0 +1,333 @@
+/* Float VIF (`float_vif`): what the CPU extractor and its GPU twins share.
+ *
+ * The arithmetic a twin must reproduce is here as LS_HD functions (valid C11 and CUDA): the sample
+ * conversion, the window sizes, the reflect-101 border, one filter output (taps in order, float
+ * accumulator), the per-pixel statistic with its approximate log2, the row-sum-then-total
+ * accumulation of a scale, and the per-pixel resampling of vif_prescale. Host-only parts (option
+ * table, validation, output names, the scores from the per-scale sums, and the resampling
+ * coordinates, which call glibc's sin/floor/ceil) follow under !__CUDACC__.
+ *
+ * Order of every float reduction (a twin replays these, design/ordered-sum.md):
+ *   filter output:  acc = 0; for k = 0..N-1: acc = acc + tap[k] * x[k]   (float, k ascending)
+ *   scale sums:     per row i: r = 0; for j = 0..w-1: r = r + v[i][j]; then total = total + r,
+ *                   rows top to bottom (float), separately for num and den
+ *   frame:          score_num = sum over scales s0..3 of (double)num[s] in scale order (double)
+ * Spec: shared/spec/features/float_vif.md, tables/float_vif.json. */
+#ifndef LOCKSTEP_FEATURE_FLOAT_VIF_H
+#define LOCKSTEP_FEATURE_FLOAT_VIF_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/portable.h"
+#include "feature/float_vif_taps.h"
+#include "feature/motion_filter.h" /* the bilinear resampling of vif_prescale is float_motion's */
+
+#define LS_FLOAT_VIF_SCALES 4
+
+/* ---- sample conversion (§3.1) ---- */
+
+/* x = v / S - 128 with S = 2^(bpc-8): every step exact for bpc 8, 10, 12, 16. */
+LS_HD static inline float ls_float_vif_sample(unsigned v, unsigned bpc)
+{
+    if (bpc == 8)
+        return (float)v - 128.0f;
+    return (float)v / (float)(1u << (bpc - 8)) - 128.0f;
+}
+
+/* ---- filters (§4) ---- */
+
+/* Window of scale s for the kernel scale ks (the option value as float): n = 2^(4-s) + 1 times
+ * ks, float product, ceil in double, made odd, at least 3. */
+LS_HD static inline int ls_float_vif_window(int s, float ks)
+{
+    const float n = (float)((1 << (4 - s)) + 1);
+    int c = (int)ceil((double)(n * ks));
+    if (!(c & 1))
+        c++;
+    return c < 3 ? 3 : c;
+}
+
+/* Reflect-101 (mirror without repeating the edge sample), all four sides: -m -> m,
+ * n-1+m -> n-1-m. Valid for m < n, i.e. for a filter radius below the size. */
+LS_HD static inline int ls_float_vif_reflect(int i, int n)
+{
+    if (i < 0)
+        return -i;
+    if (i >= n)
+        return 2 * (n - 1) - i;
+    return i;
+}
+
+/* One step of a filter output: the product rounded to float, then the float sum. Every pass
+ * (vertical, horizontal, decimation) adds its taps with this, k ascending, from acc = 0. */
+LS_HD static inline float ls_float_vif_mac(float acc, float tap, float x)
+{
+    return acc + tap * x;
+}
+
+/* ---- approximate log2 (§5.4) ---- */
+
+LS_CONSTANT float ls_float_vif_log2_poly[9] = {
+    -0x1.9f3962p-7f, 0x1.0996e8p-4f,  -0x1.41a2d2p-3f, 0x1.0756fap-2f, -0x1.6a4ab2p-2f,
+    0x1.eba792p-2f,  -0x1.71501cp-1f, 0x1.715472p+0f,  0x0p+0f,
+};
+
+/* Exponent plus a degree-8 polynomial of the mantissa, Horner in float. The statistic only
+ * passes x >= 1, +inf or (vif_sigma_nsq = 0) NaN: all of them take the bit formula. */
+LS_HD static inline float ls_float_vif_log2(float x)
+{
+    const ls_u32 bits = ls_float_bits(x);
+    const int e = (int)((bits >> 23) & 0xffu);
+    const float t = ls_bits_float((bits & 0x7fffffu) | 0x3f800000u) - 1.0f;
+    float p = 0.0f;
+    for (int i = 0; i < 9; i++)
+        p = p * t + ls_float_vif_log2_poly[i];
+    return (float)(e - 127) + p;
+}
+
+/* ---- per-pixel statistic (§5.2) ---- */
+
+#define LS_FLOAT_VIF_EPS 1.0e-10f
+
+typedef struct LsFloatVifStatParams {
+    double sigma_nsq;    /* vif_sigma_nsq */
+    float gain_limit;    /* (float)vif_enhn_gain_limit */
+    float sigma_max_inv; /* (float)(powf((float)sigma_nsq, 2.0f) / 65025.0) */
+} LsFloatVifStatParams;
+
+/* num and den of one pixel from its five filtered values. The clamps come in the reference's
+ * order: sv from the unclamped gain, the gain limit last; the quotients inside LOG2 are double. */
+LS_HD static inline void ls_float_vif_statistic(float mu1, float mu2, float xx, float yy, float xy,
+                                                const LsFloatVifStatParams *p, float *num,
+                                                float *den)
+{
+    const float eps = LS_FLOAT_VIF_EPS;
+    float s1 = xx - mu1 * mu1;
+    float s2 = yy - mu2 * mu2;
+    const float s12 = xy - mu1 * mu2;
+    s1 = s1 > 0.0f ? s1 : 0.0f; /* -0 and NaN become +0 */
+    s2 = s2 > 0.0f ? s2 : 0.0f;
+    float g = s12 / (s1 + eps);
+    float sv = s2 - g * s12;
+    if (s1 < eps) {
+        g = 0.0f;
+        sv = s2;
+        s1 = 0.0f;
+    }
+    if (s2 < eps) {
+        g = 0.0f;
+        sv = 0.0f;
+    }
+    if (g < 0.0f) {
+        sv = s2;
+        g = 0.0f;
+    }
+    sv = sv > eps ? sv : eps;
+    g = g < p->gain_limit ? g : p->gain_limit;
+    float n = ls_float_vif_log2((float)(1.0 + (double)(g * g * s1) / ((double)sv + p->sigma_nsq)));
+    float d = ls_float_vif_log2((float)(1.0 + (double)s1 / p->sigma_nsq));
+    if (s12 < 0.0f)
+        n = 0.0f;
+    if ((double)s1 < p->sigma_nsq) {
+        n = 1.0f - s2 * p->sigma_max_inv;
+        d = 1.0f;
+    }
+    *num = n;
+    *den = d;
+}
+
+/* ---- accumulation (§5.3) ---- */
+
+/* One row's float sum, left to right; the scale total adds the row sums top to bottom. */
+LS_HD static inline float ls_float_vif_row_sum(const float *v, unsigned w)
+{
+    float r = 0.0f;
+    for (unsigned j = 0; j < w; j++)
+        r = r + v[j];
+    return r;
+}
+
+/* ---- resampling of vif_prescale (§3.3), per output sample ----
+ * The source coordinates and weights of every output column and row depend on the sizes only;
+ * the host computes them once (ls_float_vif_resample_init) and every sample combines them here.
+ * Indices are already mirrored. bilinear: ls_motion_bilinear_sample (motion_filter.h), the same
+ * arithmetic as float_motion's half-size rescale. */
+
+#define LS_FLOAT_VIF_LANCZOS_TAPS 9
+
+/* bicubic: acc = acc + in * (wx * wy), rows j outer, columns i inner */
+LS_HD static inline float ls_float_vif_bicubic_sample(const float *in, ptrdiff_t stride,
+                                                      const int32_t ix[4], const float wx[4],
+                                                      const int32_t iy[4], const float wy[4])
+{
+    float acc = 0.0f;
+    for (int j = 0; j < 4; j++)
+        for (int i = 0; i < 4; i++)
+            acc = acc + in[iy[j] * stride + ix[i]] * (wx[i] * wy[j]);
+    return acc;
+}
+
+/* lanczos4: w = wx * wy; the weight sum and the weighted sum in float, then their quotient */
+LS_HD static inline float ls_float_vif_lanczos_sample(const float *in, ptrdiff_t stride,
+                                                      const int32_t *ix, const float *wx,
+                                                      const int32_t *iy, const float *wy)
+{
+    float acc = 0.0f, wsum = 0.0f;
+    for (int j = 0; j < LS_FLOAT_VIF_LANCZOS_TAPS; j++) {
+        for (int i = 0; i < LS_FLOAT_VIF_LANCZOS_TAPS; i++) {
+            const float w = wx[i] * wy[j];
+            wsum = wsum + w;
+            acc = acc + in[iy[j] * stride + ix[i]] * w;
+        }
+    }
+    return acc / wsum;
+}
+
+#ifndef __CUDACC__
+
+#include "core/extractor.h"
+
+typedef struct LsFloatVifOptions {
+    bool debug;
+    double vif_enhn_gain_limit;
+    double vif_kernelscale;
+    double vif_prescale;
+    double vif_scale1_min_val;
+    double vif_scale2_min_val;
+    double vif_scale3_min_val;
+    const char *vif_prescale_method;
+    double vif_sigma_nsq;
+    bool vif_skip_scale0;
+} LsFloatVifOptions;
+
+extern const LsOption ls_float_vif_options[];
+extern const LsExtractor ls_fex_float_vif;
+
+enum LsFloatVifResampleMethod {
+    LS_FLOAT_VIF_NEAREST,
+    LS_FLOAT_VIF_BILINEAR,
+    LS_FLOAT_VIF_BICUBIC,
+    LS_FLOAT_VIF_LANCZOS4,
+};
+
+/* Source positions of the output columns (or rows) of one resampled axis: n_taps mirrored
+ * indices and weights per output, at [o * n_taps + t]. nearest: one index; bilinear: two indices
+ * and the fraction d in weight[o * 2] (the sample forms 1 - d itself); bicubic 4; lanczos4 9. */
+typedef struct LsFloatVifAxis {
+    unsigned n_out, n_taps;
+    int32_t *idx;
+    float *weight;
+} LsFloatVifAxis;
+
+#define LS_FLOAT_VIF_N_NAMES (LS_FLOAT_VIF_SCALES + 11)
+
+typedef struct LsFloatVifState {
+    LsFloatVifOptions opt;
+    unsigned bpc;
+    unsigned w, h;  /* input luma */
+    bool prescaled; /* the working size differs from the input */
+    enum LsFloatVifResampleMethod method;
+    LsFloatVifAxis axis_x, axis_y; /* prescaled: from the input to the working size */
+    unsigned first_scale;          /* 1 with vif_skip_scale0 */
+    /* scale sizes, [0] = the working size */
+    unsigned sw[LS_FLOAT_VIF_SCALES], sh[LS_FLOAT_VIF_SCALES];
+    int n_taps[LS_FLOAT_VIF_SCALES];
+    const float *taps[LS_FLOAT_VIF_SCALES];
+    LsFloatVifStatParams stat;
+    /* the four scores, then the debug outputs of §1 */
+    char names[LS_FLOAT_VIF_N_NAMES][256];
+} LsFloatVifState;
+
+/* Validates bit depth, options and size (§2, §8) and plans the pyramid. */
+int ls_float_vif_state_init(LsFloatVifState *s, const LsFloatVifOptions *opt, const LsFex *fex,
+                            unsigned bpc, unsigned w, unsigned h);
+void ls_float_vif_state_close(LsFloatVifState *s);
+/* The smallest working width (or height) the pyramid of these windows is defined for. */
+unsigned ls_float_vif_min_size(const int n_taps[LS_FLOAT_VIF_SCALES], unsigned first_scale);
+/* Resamples a converted w x h float plane to the working size (prescaled states only). */
+void ls_float_vif_resample(const LsFloatVifState *s, const float *in, float *out);
+/* Writes the frame's outputs from the per-scale sums (§1, §6); scales below first_scale unused. */
+int ls_float_vif_write(const LsFloatVifState *s, const float num[LS_FLOAT_VIF_SCALES],
+                       const float den[LS_FLOAT_VIF_SCALES], unsigned index, LsCollector *fc);
+
+/* ---- DSP units of the CPU path: C references in float_vif_dsp.c; AVX2 and AVX-512 in
+ * x86/float_vif_avx2.c and x86/float_vif_avx512.c, both from x86/float_vif_simd.h. Each output
+ * is formed exactly as above, so variants only choose which outputs run side by side. ---- */
+
+/* rows per strip: the vertical pass forms this many output rows from one window of input rows */
+#define LS_FLOAT_VIF_STRIP 8
+
+/* Quantities filtered per scale: x = ref, y = dist and the products x*x, y*y, x*y. */
+enum {
+    LS_FLOAT_VIF_X,
+    LS_FLOAT_VIF_Y,
+    LS_FLOAT_VIF_XX,
+    LS_FLOAT_VIF_YY,
+    LS_FLOAT_VIF_XY,
+    LS_FLOAT_VIF_NQ
+};
+
+/* One input row of both pictures into the filter inputs: x, y from samples (bpc 8: bytes, else
+ * uint16 words; bpc 0: floats already converted), and with products also x*x, y*y, x*y. */
+typedef void (*LsFloatVifFillFn)(const void *ref, const void *dis, unsigned bpc, unsigned w,
+                                 bool products, float *const out[LS_FLOAT_VIF_NQ]);
+/* Vertical pass: out[u * out_stride + x] = sum over k of taps[k] * src[(u * row_step + k) *
+ * stride + x], for u < n_out (at most LS_FLOAT_VIF_STRIP) and x < w; strides in floats. */
+typedef void (*LsFloatVifFilterVFn)(const float *src, ptrdiff_t stride, unsigned row_step,
+                                    unsigned n_out, const float *taps, unsigned n_taps, unsigned w,
+                                    float *out, ptrdiff_t out_stride);
+/* Horizontal pass: out[j] = sum over k of taps[k] * in[j * step + k], j < n_out, step 1 or 2
+ * (2: the decimation keeps even columns only). `in` is the row with its mirrored border of
+ * n_taps / 2 samples on each side already written. tmp: ls_float_vif_tmp_floats(row) floats. */
+typedef void (*LsFloatVifFilterHFn)(const float *in, unsigned step, const float *taps,
+                                    unsigned n_taps, unsigned n_out, float *out, float *tmp);
+/* The statistic of w pixels from the five filtered rows mu1, mu2, xx, yy, xy. */
+typedef void (*LsFloatVifStatFn)(const float *const q[LS_FLOAT_VIF_NQ], unsigned w,
+                                 const LsFloatVifStatParams *p, float *num, float *den);
+/* Continues acc = { num total, den total } with h rows (stride floats apart) of num and den:
+ * each row summed left to right, the row sums added top to bottom. */
+typedef void (*LsFloatVifAccumulateFn)(const float *num, const float *den, size_t stride,
+                                       unsigned w, unsigned h, float acc[2]);
+
+static inline size_t ls_float_vif_tmp_floats(unsigned row)
+{
+    return (size_t)row + 2 * LS_FLOAT_VIF_MAX_TAPS + 32;
+}
+
+typedef struct LsFloatVifDsp {
+    LsFloatVifFillFn fill;
+    LsFloatVifFilterVFn filter_v;
+    LsFloatVifFilterHFn filter_h;
+    LsFloatVifStatFn stat;
+    LsFloatVifAccumulateFn accumulate;
+} LsFloatVifDsp;
+
+void ls_float_vif_dsp_init(LsFloatVifDsp *dsp, uint64_t cpu_flags);
+
+void ls_float_vif_fill_avx2(const void *ref, const void *dis, unsigned bpc, unsigned w,
+                            bool products, float *const out[LS_FLOAT_VIF_NQ]);
+void ls_float_vif_filter_v_avx2(const float *src, ptrdiff_t stride, unsigned row_step,
+                                unsigned n_out, const float *taps, unsigned n_taps, unsigned w,
+                                float *out, ptrdiff_t out_stride);
+void ls_float_vif_filter_h_avx2(const float *in, unsigned step, const float *taps, unsigned n_taps,
+                                unsigned n_out, float *out, float *tmp);
+void ls_float_vif_stat_avx2(const float *const q[LS_FLOAT_VIF_NQ], unsigned w,
+                            const LsFloatVifStatParams *p, float *num, float *den);
+void ls_float_vif_accumulate_avx2(const float *num, const float *den, size_t stride, unsigned w,
+                                  unsigned h, float acc[2]);
+void ls_float_vif_fill_avx512(const void *ref, const void *dis, unsigned bpc, unsigned w,
+                              bool products, float *const out[LS_FLOAT_VIF_NQ]);
+void ls_float_vif_filter_v_avx512(const float *src, ptrdiff_t stride, unsigned row_step,
+                                  unsigned n_out, const float *taps, unsigned n_taps, unsigned w,
+                                  float *out, ptrdiff_t out_stride);
+void ls_float_vif_filter_h_avx512(const float *in, unsigned step, const float *taps,
+                                  unsigned n_taps, unsigned n_out, float *out, float *tmp);
+void ls_float_vif_stat_avx512(const float *const q[LS_FLOAT_VIF_NQ], unsigned w,
+                              const LsFloatVifStatParams *p, float *num, float *den);
+
+#endif /* !__CUDACC__ */
+
+#endif
