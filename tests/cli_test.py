@@ -320,6 +320,7 @@ def main():
     expect_error(cli, work, "frame smaller than psnr_hvs's block", tiny + ["--feature", "psnr_hvs"], "8x8 block")
     expect_error(cli, work, "frame smaller than float_ssim's window", tiny + ["--feature", "float_ssim"], "11x11")
     expect_error(cli, work, "frame smaller than float_vif's pyramid", tiny + ["--feature", "float_vif"], "7x7", "at least 16x16")
+    small = ["-n", "-r", os.path.join(fx, "p11b_ref.y4m"), "-d", os.path.join(fx, "p11b_dis.y4m")]
     expect_error(cli, work, "frame one side below float_vif's pyramid", small + ["--feature", "float_vif"], "17x13", "at least 16x16")
     expect_error(cli, work, "float_vif's pyramid with a wider kernel", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "float_vif=vif_kernelscale=3.71134:vif_prescale=0.1"], "vif_prescale=0.1", "at least 56x56")
     expect_error(cli, work, "unknown float_vif prescale method", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "float_vif=vif_prescale_method=area"], "invalid vif_prescale_method \"area\"")
