@@ -283,18 +283,45 @@ typedef void (*LsVifPixelsFn)(const int32_t *sigma1_sq, const int32_t *sigma2_sq
 typedef void (*LsVifDecimateFn)(const LsVifPlane *src, const LsVifLevel *level, uint16_t *dst,
                                 void *tmp);
 
-/* Pair rows kept by the SIMD statistics: every pair (m, m+1) that a window of 2R+1 rows
- * touches, with room to spare. */
-#define LS_VIF_RING 20
-#define LS_VIF_MAX_PIECES 8
+/* The SIMD statistics run in vertical strips of at most LS_VIF_STRIP_COLS output columns (a
+ * multiple of 64), so that the pair rows of a strip (LS_VIF_RING of them: every pair (m, m+1)
+ * that a window of 2R+1 rows touches, and the next) stay in L2. Lanes that need the numerator
+ * term wait in batches of LS_VIF_BATCH. */
+#define LS_VIF_GROUP 4 /* output rows of one parity per vertical pass */
+#define LS_VIF_RING (16 + 2 * LS_VIF_GROUP)
+#define LS_VIF_STRIP_COLS 1024
+#define LS_VIF_BATCH (LS_VIF_STRIP_COLS + 1024)
+
+static inline unsigned ls_vif_strips(unsigned w)
+{
+    return (w + LS_VIF_STRIP_COLS - 1) / LS_VIF_STRIP_COLS;
+}
+
+/* Byte offsets in tmp of the SIMD statistics' buffers (the pair-row ring at 0) and the int16
+ * length of each of the 8 horizontal input rows. Bounds: a strip has at most
+ * LS_VIF_STRIP_COLS + 31 columns (a last strip narrower than a vector joins the one before),
+ * its vertical blocks (32 columns at most, the halo of 8 on each side included) at most
+ * LS_VIF_STRIP_COLS + 80; the horizontal pass reads up to a vector past the strip and halo. */
+typedef struct LsVifSimdTmp {
+    size_t hbuf, batch, hbuf_len, total;
+} LsVifSimdTmp;
+
+static inline LsVifSimdTmp ls_vif_simd_tmp(unsigned w)
+{
+    const size_t cols = (size_t)(w < LS_VIF_STRIP_COLS ? w : LS_VIF_STRIP_COLS) + 96;
+    LsVifSimdTmp t;
+    t.hbuf = LS_VIF_RING * 16 * cols * sizeof(int16_t); /* 8 pieces of 2 rows */
+    t.hbuf_len = cols;
+    t.batch = t.hbuf + 2 * LS_VIF_GROUP * 8 * cols * sizeof(int16_t); /* 2 GROUP rows */
+    t.total = t.batch + 3 * (LS_VIF_BATCH + 16) * sizeof(int32_t);
+    return t;
+}
 
 static inline size_t ls_vif_tmp_size(unsigned w)
 {
-    const size_t cols = (size_t)w + 128;
-    return LS_VIF_RING * LS_VIF_MAX_PIECES * 2 * cols * sizeof(int16_t) /* pair rows */
-           + LS_VIF_MAX_PIECES * cols * sizeof(int16_t)               /* horizontal input */
-           + 8 * cols * sizeof(uint32_t)                              /* sigmas, C rows */
-           + 4096;
+    const size_t simd = ls_vif_simd_tmp(w).total;
+    const size_t c = (8 * (size_t)w + 5 * 2 * LS_VIF_MAX_TAPS) * sizeof(uint32_t); /* C, both */
+    return (simd > c ? simd : c) + 4096;
 }
 
 typedef struct LsVifDsp {
