@@ -291,6 +291,8 @@ typedef void (*LsVifDecimateFn)(const LsVifPlane *src, const LsVifLevel *level, 
 #define LS_VIF_RING (16 + 2 * LS_VIF_GROUP)
 #define LS_VIF_STRIP_COLS 1024
 #define LS_VIF_BATCH (LS_VIF_STRIP_COLS + 1024)
+/* int16 per piece of a horizontal input row: a strip, its halo and margins */
+#define LS_VIF_HBUF_LEN (LS_VIF_STRIP_COLS + 128)
 
 static inline unsigned ls_vif_strips(unsigned w)
 {
@@ -303,16 +305,16 @@ static inline unsigned ls_vif_strips(unsigned w)
  * its vertical blocks (32 columns at most, the halo of 8 on each side included) at most
  * LS_VIF_STRIP_COLS + 80; the horizontal pass reads up to a vector past the strip and halo. */
 typedef struct LsVifSimdTmp {
-    size_t hbuf, batch, hbuf_len, total;
+    size_t hbuf, batch, total;
 } LsVifSimdTmp;
 
 static inline LsVifSimdTmp ls_vif_simd_tmp(unsigned w)
 {
-    const size_t cols = (size_t)(w < LS_VIF_STRIP_COLS ? w : LS_VIF_STRIP_COLS) + 96;
+    const size_t cols = (size_t)(w < LS_VIF_STRIP_COLS ? w : LS_VIF_STRIP_COLS) + 128;
     LsVifSimdTmp t;
     t.hbuf = LS_VIF_RING * 16 * cols * sizeof(int16_t); /* 8 pieces of 2 rows */
-    t.hbuf_len = cols;
-    t.batch = t.hbuf + 2 * LS_VIF_GROUP * 8 * cols * sizeof(int16_t); /* 2 GROUP rows */
+    /* 2 GROUP rows of 8 pieces */
+    t.batch = t.hbuf + 2 * LS_VIF_GROUP * 8 * LS_VIF_HBUF_LEN * sizeof(int16_t);
     t.total = t.batch + 3 * (LS_VIF_BATCH + 16) * sizeof(int32_t);
     return t;
 }

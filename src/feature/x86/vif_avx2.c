@@ -48,10 +48,10 @@
 #define VPACKUS32 _mm256_packus_epi32
 /* two vectors of 32-bit values (columns 0..7, 8..15) to 16-bit lanes in column order */
 #define VPACKUS16(a, b) _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8)
-/* the even 32-bit lanes of a and b (in a lane order of its own) */
-#define VSHUF_EVEN32(a, b)                                                                       \
+/* the odd (high) 32-bit lanes of a and b (in a lane order of its own) */
+#define VSHUF_ODD32(a, b)                                                                        \
     _mm256_castps_si256(                                                                         \
-        _mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), 0x88))
+        _mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), 0xDD))
 #define VGATHER32_SCALE2(table, idx)                                                             \
     _mm256_i32gather_epi32((const int *)(const void *)(table), idx, 2)
 
@@ -65,16 +65,11 @@
 #define VD_MUL _mm256_mul_pd
 #define VD_DIV _mm256_div_pd
 #define VD_MIN _mm256_min_pd
+#define VD_MAX _mm256_max_pd
 #define VD_FROM_I32 _mm256_cvtepi32_pd
 #define VD_TRUNC_I32 _mm256_cvttpd_epi32
 #define VD_TRUNC(d) _mm256_round_pd(d, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC)
 #define VD_BITS _mm256_castpd_si256
-
-/* a where c > 0 and d > 0, else b */
-#define VD_SELECT_GT0(a, b, c, d)                                                                \
-    _mm256_blendv_pd(b, a,                                                                       \
-                     _mm256_and_pd(_mm256_cmp_pd(c, _mm256_setzero_pd(), _CMP_GT_OQ),            \
-                                   _mm256_cmp_pd(d, _mm256_setzero_pd(), _CMP_GT_OQ)))
 
 /* lane masks: vectors of all-ones lanes */
 #define VM __m256i
@@ -85,6 +80,7 @@
 #define VM_POPCNT(m)                                                                             \
     ((unsigned)__builtin_popcount((unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(m))))
 #define VM_ADD32(acc, m, v) _mm256_add_epi32(acc, _mm256_and_si256(m, v))
+#define VM_ZERO_OFF(v, m) _mm256_and_si256(v, m) /* 0 outside m */
 #define VM_BLEND32(a, b, m) _mm256_blendv_epi8(a, b, m)
 
 /* Packing the lanes of a mask to the front: for each 8-bit mask the lane indices of its set

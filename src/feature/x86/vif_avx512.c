@@ -55,10 +55,10 @@
 /* two vectors of 32-bit values (columns 0..15, 16..31) to 16-bit lanes in column order */
 #define VPACKUS16(a, b)                                                                          \
     _mm512_permutexvar_epi64(_mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0), _mm512_packus_epi32(a, b))
-/* the even 32-bit lanes of a and b (in a lane order of its own) */
-#define VSHUF_EVEN32(a, b)                                                                       \
+/* the odd (high) 32-bit lanes of a and b (in a lane order of its own) */
+#define VSHUF_ODD32(a, b)                                                                        \
     _mm512_castps_si512(                                                                         \
-        _mm512_shuffle_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b), 0x88))
+        _mm512_shuffle_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b), 0xDD))
 #define VGATHER32_SCALE2(table, idx) _mm512_i32gather_epi32(idx, (const void *)(table), 2)
 
 #define VH_LOAD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
@@ -71,16 +71,11 @@
 #define VD_MUL _mm512_mul_pd
 #define VD_DIV _mm512_div_pd
 #define VD_MIN _mm512_min_pd
+#define VD_MAX _mm512_max_pd
 #define VD_FROM_I32 _mm512_cvtepi32_pd
 #define VD_TRUNC_I32 _mm512_cvttpd_epi32
 #define VD_TRUNC(d) _mm512_roundscale_pd(d, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC)
 #define VD_BITS _mm512_castpd_si512
-
-/* a where c > 0 and d > 0, else b */
-#define VD_SELECT_GT0(a, b, c, d)                                                                \
-    _mm512_mask_blend_pd(_mm512_cmp_pd_mask(c, _mm512_setzero_pd(), _CMP_GT_OQ) &                \
-                             _mm512_cmp_pd_mask(d, _mm512_setzero_pd(), _CMP_GT_OQ),             \
-                         b, a)
 
 /* lane masks */
 #define VM __mmask16
@@ -90,6 +85,7 @@
 #define VM_ANY(m) ((m) != 0)
 #define VM_POPCNT(m) ((unsigned)__builtin_popcount((unsigned)(m)))
 #define VM_ADD32(acc, m, v) _mm512_mask_add_epi32(acc, m, acc, v)
+#define VM_ZERO_OFF(v, m) _mm512_maskz_mov_epi32(m, v) /* 0 outside m */
 #define VM_BLEND32(a, b, m) _mm512_mask_blend_epi32(m, a, b)
 #define VCP __mmask16
 #define VCP_MAKE(m) (m)

@@ -22,6 +22,11 @@
 
 enum { PIECES_BYTES = 5, PIECES_WORDS = 8 };
 
+/* Index in a horizontal input row of column c0 (the strip's first output column): room for the
+ * 16 reflected columns, and vertical blocks of the strips after the first (from c0 - R) aligned
+ * to 64 bytes. */
+static inline unsigned hbuf_margin(unsigned r) { return 32 + r; }
+
 #define VIF_INLINE static inline __attribute__((always_inline))
 /* loops over taps, pieces and halves: constant counts, unrolled so that taps are constants and
  * accumulators stay in registers */
@@ -84,47 +89,51 @@ typedef struct Batch {
     int64_t num_log, den_log;
 } Batch;
 
-/* The LOG2 inputs of N64 batch entries as keys (bits 37.. of the doubles: the exponent and the
- * 15 fraction bits that LOG2 reads; all are integers below 2^53, exact in double): nd = sigma_nsq
- * + sigma1, n1 = sv_sq + sigma_nsq and n2 = (g*g)*sigma1 truncated + n1, with n2 = n1 where the
- * numerator has no term (sigma12 <= 0 or sigma2 = 0). */
-VIF_INLINE void log2_keys(const int32_t *p1, const int32_t *p2, const int32_t *p12, VD limit,
-                          VI *key_d, VI *key1, VI *key2)
+/* The LOG2 inputs of N64 batch entries, as doubles (all are integers below 2^53, exact):
+ * nd = sigma_nsq + sigma1, n1 = sv_sq + sigma_nsq and n2 = (g*g)*sigma1 truncated + n1. Entries
+ * without a numerator term come with sigma12 = 0: g = 0 and n2 = n1. */
+VIF_INLINE void log2_inputs(const int32_t *p1, const int32_t *p2, const int32_t *p12, VD limit,
+                            VD *nd, VD *n1, VD *n2)
 {
     const VD nsq = VD_SET1((double)LS_VIF_SIGMA_NSQ);
     const VD d1 = VD_FROM_I32(VH_LOAD(p1)), d2 = VD_FROM_I32(VH_LOAD(p2));
     const VD d12 = VD_FROM_I32(VH_LOAD(p12));
     VD g = VD_DIV(d12, VD_ADD(d1, VD_SET1(LS_VIF_EPS)));
-    /* C's conversion; out of range gives INT32_MIN, as ls_vif_trunc_i32 */
-    VH sv = VD_TRUNC_I32(VD_SUB(d2, VD_MUL(g, d12)));
-    sv = VH_MAX32(sv, VH_ZERO());
+    /* sv_sq = max(trunc(sigma2 - g sigma12), 0) in double: as the int32 conversion (g >= 0
+     * keeps the value below 2^31; below INT32_MIN both give 0 after the max) */
+    const VD sv = VD_MAX(VD_TRUNC(VD_SUB(d2, VD_MUL(g, d12))), VD_SET1(0.0));
     g = VD_MIN(g, limit);
-    const VD n1 = VD_ADD(VD_FROM_I32(sv), nsq);
-    const VD n2 = VD_ADD(VD_TRUNC(VD_MUL(VD_MUL(g, g), d1)), n1);
-    *key_d = VSRLI64(VD_BITS(VD_ADD(d1, nsq)), 37);
-    *key1 = VSRLI64(VD_BITS(n1), 37);
-    *key2 = VSRLI64(VD_BITS(VD_SELECT_GT0(n2, n1, d12, d2)), 37);
+    *n1 = VD_ADD(sv, nsq);
+    *n2 = VD_ADD(VD_TRUNC(VD_MUL(VD_MUL(g, g), d1)), *n1);
+    *nd = VD_ADD(d1, nsq);
+}
+
+/* LOG2 of integers >= 2^17 given by the high 32 bits of their doubles (exponent and the 20
+ * fraction bits below the leading one; LOG2 reads 15 of them) as T + 2048 (exponent - 1023 -
+ * 15), less `bias` * 2048. */
+VIF_INLINE VI log2_of_high(VI hi, int bias)
+{
+    const VI t = table_lookup(VAND(VSRLI32(hi, 5), VSET32(0x7fff)));
+    const VI e = VAND(VSRLI32(hi, 9), VSET32((int32_t)0xfffff800u)); /* exponent << 11 */
+    return VADD32(t, VSUB32(e, VSET32((1023 + 15 + bias) << 11)));
 }
 
 /* Adds the terms of the first n batch entries (n a multiple of N32). */
 static void batch_run(Batch *b, unsigned n)
 {
     const VD limit = VD_SET1(b->gain_limit);
-    const VI mask = VSET32(0x7fff);
     VI num = VZERO(), den = VZERO();
     for (unsigned j = 0; j < n; j += N32) {
-        VI kda, k1a, k2a, kdb, k1b, k2b;
-        log2_keys(b->s1 + j, b->s2 + j, b->s12 + j, limit, &kda, &k1a, &k2a);
-        log2_keys(b->s1 + j + N64, b->s2 + j + N64, b->s12 + j + N64, limit, &kdb, &k1b, &k2b);
-        /* the keys fit the low half of each 64-bit lane: all in the same lane order */
-        const VI kd = VSHUF_EVEN32(kda, kdb), k1 = VSHUF_EVEN32(k1a, k1b);
-        const VI k2 = VSHUF_EVEN32(k2a, k2b);
-        /* LOG2 = T + 2048 (biased exponent - 1023 - 15); the denominator term is LOG2 - 2048*17 */
-        const VI ed = VSUB32(VSRLI32(kd, 15), VSET32(1023 + 15 + 17));
-        den = VADD32(den, VADD32(table_lookup(VAND(kd, mask)), VSLLI32(ed, 11)));
-        const VI t = VSUB32(table_lookup(VAND(k2, mask)), table_lookup(VAND(k1, mask)));
-        const VI e = VSUB32(VSRLI32(k2, 15), VSRLI32(k1, 15));
-        num = VADD32(num, VADD32(t, VSLLI32(e, 11)));
+        VD nda, n1a, n2a, ndb, n1b, n2b;
+        log2_inputs(b->s1 + j, b->s2 + j, b->s12 + j, limit, &nda, &n1a, &n2a);
+        log2_inputs(b->s1 + j + N64, b->s2 + j + N64, b->s12 + j + N64, limit, &ndb, &n1b, &n2b);
+        /* the high halves of the doubles, all in the same lane order */
+        const VI hd = VSHUF_ODD32(VD_BITS(nda), VD_BITS(ndb));
+        const VI h1 = VSHUF_ODD32(VD_BITS(n1a), VD_BITS(n1b));
+        const VI h2 = VSHUF_ODD32(VD_BITS(n2a), VD_BITS(n2b));
+        /* the denominator term is LOG2 - 2048*17 */
+        den = VADD32(den, log2_of_high(hd, 17));
+        num = VADD32(num, VSUB32(log2_of_high(h2, 0), log2_of_high(h1, 0)));
     }
     /* per lane at most BATCH_CAP / 8 terms, each below 2^17 */
     b->num_log += hsum32(num);
@@ -180,10 +189,12 @@ VIF_INLINE void pixel_terms(VI s1, VI s2, VI s12, VM valid, PixAcc *p, Batch *b)
     p->nonlog_hi = VM_ADD32(p->nonlog_hi, nonlog, VSRLI32(s2, 16));
     p->nonlog_count = VM_ADD32(p->nonlog_count, nonlog, VSET32(1));
     p->vectors++;
+    /* no numerator term unless sigma12 > 0 and sigma2 > 0: sigma12 = 0 in the batch */
+    const VM has_num = VM_AND(VM_GT32(s12, VZERO()), VM_GT32(s2, VZERO()));
     const VCP cp = VCP_MAKE(is_log);
     VSTORE(b->s1 + b->n, VCOMPRESS(cp, s1));
     VSTORE(b->s2 + b->n, VCOMPRESS(cp, s2));
-    VSTORE(b->s12 + b->n, VCOMPRESS(cp, s12));
+    VSTORE(b->s12 + b->n, VCOMPRESS(cp, VM_ZERO_OFF(s12, has_num)));
     b->n += VM_POPCNT(is_log);
 }
 
@@ -233,13 +244,13 @@ typedef struct Stats {
     const LsVifLevel *level;
     unsigned w, h;
     /* the strip: output columns [c0, c1), vertical blocks of N16 columns from column va (the
-     * last one ends at vb), hbuf index 0 is column c0 - R */
+     * last one ends at vb) */
     unsigned c0, c1, va, vb, blocks;
     size_t slot_len;         /* int16 per pair row */
     int16_t *ring;           /* LS_VIF_RING pair rows: per block, the pieces of the low
                               * unpack halves, then of the high ones */
     int ring_row[LS_VIF_RING];
-    int16_t *hbuf[2 * LS_VIF_GROUP][PIECES_WORDS]; /* horizontal input rows */
+    int16_t *hbuf; /* horizontal input rows (hrow, hbuf_margin) */
     PixAcc pix;
     Batch batch;
     LsVifAccum *acc;
@@ -250,28 +261,35 @@ static inline const uint8_t *row_at(const LsVifPlane *pl, int i)
     return (const uint8_t *)pl->data + i * pl->stride;
 }
 
-VIF_INLINE unsigned block_col(const Stats *st, unsigned b)
+/* horizontal input row k (pieces LS_VIF_HBUF_LEN apart) */
+static inline int16_t *hrow(const Stats *st, unsigned k)
 {
-    const unsigned c = st->va + b * N16;
-    return c + N16 <= st->vb ? c : st->vb - N16;
+    return st->hbuf + (size_t)k * PIECES_WORDS * LS_VIF_HBUF_LEN;
 }
 
-/* The pieces of N16 columns of one row of both pictures, natural column order. */
-VIF_INLINE void row_pieces(const Stats *st, int row, unsigned c, const bool bytes,
+/* piece p of the horizontal input row k rows after a given one */
+static inline size_t hrow_offset(unsigned k, unsigned p)
+{
+    return ((size_t)k * PIECES_WORDS + p) * LS_VIF_HBUF_LEN;
+}
+
+/* The pieces of N16 columns (from column c) of one row of both pictures, natural column
+ * order. */
+VIF_INLINE void row_pieces(const uint8_t *ref, const uint8_t *dis, unsigned c, const bool bytes,
                            VI out[PIECES_WORDS])
 {
     const VI half = VSET16(-32768);
     if (bytes) {
-        const VI x = VLOAD_BYTES(row_at(st->ref, row) + c);
-        const VI y = VLOAD_BYTES(row_at(st->dis, row) + c);
+        const VI x = VLOAD_BYTES(ref + c);
+        const VI y = VLOAD_BYTES(dis + c);
         out[0] = x;
         out[1] = y;
         out[2] = VXOR(VMULLO16(x, x), half);
         out[3] = VXOR(VMULLO16(y, y), half);
         out[4] = VXOR(VMULLO16(x, y), half);
     } else {
-        const VI x = VLOAD(row_at(st->ref, row) + 2 * c);
-        const VI y = VLOAD(row_at(st->dis, row) + 2 * c);
+        const VI x = VLOAD(ref + 2 * c);
+        const VI y = VLOAD(dis + 2 * c);
         out[0] = VXOR(x, half);
         out[1] = VXOR(y, half);
         out[2] = VXOR(VMULLO16(x, x), half);
@@ -283,7 +301,8 @@ VIF_INLINE void row_pieces(const Stats *st, int row, unsigned c, const bool byte
     }
 }
 
-/* the pair row of rows m, m+1 of the strip (made on first use) */
+/* the pair row of rows m, m+1 of the strip (made on first use); locals, not st's fields, in
+ * the loop: the vector stores may alias anything */
 VIF_INLINE const int16_t *pair_row(Stats *st, int m, const bool bytes)
 {
     const unsigned slot = (unsigned)m % LS_VIF_RING, np = bytes ? PIECES_BYTES : PIECES_WORDS;
@@ -291,11 +310,14 @@ VIF_INLINE const int16_t *pair_row(Stats *st, int m, const bool bytes)
     if (st->ring_row[slot] == m)
         return pr;
     st->ring_row[slot] = m;
-    for (unsigned b = 0; b < st->blocks; b++) {
-        const unsigned c = block_col(st, b);
+    const uint8_t *const x0 = row_at(st->ref, m), *const x1 = row_at(st->ref, m + 1);
+    const uint8_t *const y0 = row_at(st->dis, m), *const y1 = row_at(st->dis, m + 1);
+    const unsigned blocks = st->blocks, va = st->va, last = st->vb - N16;
+    for (unsigned b = 0; b < blocks; b++) {
+        const unsigned c = va + b * N16 < last ? va + b * N16 : last;
         VI a[PIECES_WORDS], n[PIECES_WORDS];
-        row_pieces(st, m, c, bytes, a);
-        row_pieces(st, m + 1, c, bytes, n);
+        row_pieces(x0, y0, c, bytes, a);
+        row_pieces(x1, y1, c, bytes, n);
         int16_t *blk = pr + (size_t)2 * np * N16 * b;
         UNROLL
         for (unsigned p = 0; p < np; p++) {
@@ -350,23 +372,33 @@ VIF_INLINE void finish_sq(const VertConst *k, const bool bytes, VI lo0, VI lo1, 
     *piece_lo = VXOR(VPACKUS32(VAND(t0, k->m16), VAND(t1, k->m16)), k->half);
 }
 
-/* reflect-101 at the picture's edges of a horizontal input row */
-static void pad_row(const Stats *st, int16_t *const hrow[], unsigned r)
+/* 16 int16 in reverse order */
+static inline __m256i reverse16(__m256i v)
+{
+    const __m256i swap = _mm256_setr_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14,
+                                          15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1);
+    return _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, swap), 0x4E);
+}
+
+/* reflect-101 at the picture's edges of a horizontal input row: 16 columns each side (R of
+ * them are read; the others may mirror columns past the picture, inside the row's margin) */
+static void pad_row(const Stats *st, int16_t *hrow, unsigned r)
 {
     for (unsigned p = 0; p < PIECES_WORDS; p++) {
-        int16_t *b = hrow[p] + r - st->c0; /* column 0 */
-        if (st->c0 == 0)
-            for (int m = 1; m <= (int)r; m++)
-                b[-m] = b[m];
-        if (st->c1 == st->w)
-            for (int m = 1; m <= (int)r; m++)
-                b[(int)st->w - 1 + m] = b[(int)st->w - 1 - m];
+        int16_t *b = hrow + p * LS_VIF_HBUF_LEN + hbuf_margin(r) - st->c0; /* column 0 */
+        if (st->c0 == 0) /* column -m = column m */
+            _mm256_storeu_si256((__m256i *)(void *)(b - 16),
+                                reverse16(_mm256_loadu_si256((const __m256i *)(void *)(b + 1))));
+        if (st->c1 == st->w) /* column w-1+m = column w-1-m */
+            _mm256_storeu_si256(
+                (__m256i *)(void *)(b + st->w),
+                reverse16(_mm256_loadu_si256((const __m256i *)(void *)(b + st->w - 17))));
     }
 }
 
 /* The vertical pass of output row i of the strip into the horizontal input pieces (16-bit,
  * minus 32768): mu1, mu2, then low and high halves of xx, yy, xy. Any row (reflected windows). */
-VIF_INLINE void vertical(Stats *st, int i, int16_t *const hrow[], const unsigned scale,
+VIF_INLINE void vertical(Stats *st, int i, int16_t *hrow, const unsigned scale,
                          const bool bytes)
 {
     const unsigned width = ls_vif_width(scale), r = ls_vif_radius(scale), n_pairs = r + 1;
@@ -392,7 +424,9 @@ VIF_INLINE void vertical(Stats *st, int i, int16_t *const hrow[], const unsigned
         }
     }
     const VertConst k = vert_const(st->level, bytes);
-    for (unsigned blk = 0; blk < st->blocks; blk++) {
+    const unsigned blocks = st->blocks, va = st->va, last = st->vb - N16;
+    int16_t *const col0 = hrow + hbuf_margin(r) - st->c0; /* column 0 of piece 0 */
+    for (unsigned blk = 0; blk < blocks; blk++) {
         VI a[2][PIECES_WORDS]; /* per unpack half */
         UNROLL
         for (unsigned hf = 0; hf < 2; hf++) {
@@ -410,9 +444,9 @@ VIF_INLINE void vertical(Stats *st, int i, int16_t *const hrow[], const unsigned
             for (unsigned p = 0; p < np; p++)
                 a[hf][p] = VSLLI32(a[hf][p], scale == 3); /* halved taps */
         }
-        const size_t at = block_col(st, blk) - (st->c0 - r);
-        VSTORE(hrow[0] + at, finish_mu(&k, a[0][0], a[1][0]));
-        VSTORE(hrow[1] + at, finish_mu(&k, a[0][1], a[1][1]));
+        int16_t *const at = col0 + (va + blk * N16 < last ? va + blk * N16 : last);
+        VSTORE(at, finish_mu(&k, a[0][0], a[1][0]));
+        VSTORE(at + LS_VIF_HBUF_LEN, finish_mu(&k, a[0][1], a[1][1]));
         UNROLL
         for (unsigned f = 0; f < 3; f++) {
             VI lo, hi;
@@ -421,8 +455,8 @@ VIF_INLINE void vertical(Stats *st, int i, int16_t *const hrow[], const unsigned
             else
                 finish_sq(&k, false, a[0][2 + 2 * f], a[1][2 + 2 * f], a[0][3 + 2 * f],
                           a[1][3 + 2 * f], &lo, &hi);
-            VSTORE(hrow[2 + 2 * f] + at, lo);
-            VSTORE(hrow[3 + 2 * f] + at, hi);
+            VSTORE(at + (2 + 2 * f) * LS_VIF_HBUF_LEN, lo);
+            VSTORE(at + (3 + 2 * f) * LS_VIF_HBUF_LEN, hi);
         }
     }
     pad_row(st, hrow, r);
@@ -461,8 +495,9 @@ VIF_INLINE void group_piece(const int16_t *const pr[], size_t off, unsigned p, c
     }
 }
 
-/* The vertical pass of output rows i0 + 2g (g < GROUP), none reflected, into hrows[2g]. */
-VIF_INLINE void vertical_group(Stats *st, int i0, int16_t *const (*hrows)[PIECES_WORDS],
+/* The vertical pass of output rows i0 + 2g (g < GROUP), none reflected, into the horizontal
+ * input rows hrow0 + 2g. */
+VIF_INLINE void vertical_group(Stats *st, int i0, int16_t *hrow0,
                                const unsigned scale, const bool bytes)
 {
     const unsigned r = ls_vif_radius(scale), n_rows = r + GROUP;
@@ -472,15 +507,18 @@ VIF_INLINE void vertical_group(Stats *st, int i0, int16_t *const (*hrows)[PIECES
     for (unsigned j = 0; j < n_rows; j++)
         pr[j] = pair_row(st, i0 - (int)r + 2 * (int)j, bytes);
     const VertConst k = vert_const(st->level, bytes);
-    for (unsigned blk = 0; blk < st->blocks; blk++) {
-        const size_t off = (size_t)2 * np * N16 * blk, at = block_col(st, blk) - (st->c0 - r);
+    const unsigned blocks = st->blocks, va = st->va, last = st->vb - N16;
+    int16_t *const col0 = hrow0 + hbuf_margin(r) - st->c0; /* column 0 of piece 0 */
+    for (unsigned blk = 0; blk < blocks; blk++) {
+        const size_t off = (size_t)2 * np * N16 * blk;
+        int16_t *const at = col0 + (va + blk * N16 < last ? va + blk * N16 : last);
         VI lo[GROUP][2], hi[GROUP][2];
         UNROLL
         for (unsigned f = 0; f < 2; f++) {
             group_piece(pr, off, f, np, scale, lo);
             UNROLL
             for (unsigned g = 0; g < GROUP; g++)
-                VSTORE(hrows[2 * g][f] + at, finish_mu(&k, lo[g][0], lo[g][1]));
+                VSTORE(at + hrow_offset(2 * g, f), finish_mu(&k, lo[g][0], lo[g][1]));
         }
         UNROLL
         for (unsigned f = 0; f < 3; f++) {
@@ -494,8 +532,8 @@ VIF_INLINE void vertical_group(Stats *st, int i0, int16_t *const (*hrows)[PIECES
                     finish_sq(&k, true, lo[g][0], lo[g][1], lo[g][0], lo[g][1], &plo, &phi);
                 else
                     finish_sq(&k, false, lo[g][0], lo[g][1], hi[g][0], hi[g][1], &plo, &phi);
-                VSTORE(hrows[2 * g][2 + 2 * f] + at, plo);
-                VSTORE(hrows[2 * g][3 + 2 * f] + at, phi);
+                VSTORE(at + hrow_offset(2 * g, 2 + 2 * f), plo);
+                VSTORE(at + hrow_offset(2 * g, 3 + 2 * f), phi);
             }
         }
     }
@@ -529,12 +567,14 @@ VIF_INLINE void sigmas_from_pieces(const VI s[PIECES_WORDS], VI *s1, VI *s2, VI 
  * feeds even outputs with taps (2m, 2m+1) and odd outputs with taps (2m-1, 2m). Loads outer,
  * pieces inner, so that the accumulation chains advance together (named variables: GCC keeps
  * arrays of vectors in memory). */
-VIF_INLINE void horizontal_sums(int16_t *const hbuf[], size_t at, const unsigned scale,
+VIF_INLINE void horizontal_sums(const int16_t *at, const unsigned scale,
                                 const bool odd, VI e[PIECES_WORDS], VI o[PIECES_WORDS])
 {
     const unsigned n_loads = ls_vif_radius(scale) + 1;
-    const int16_t *b0 = hbuf[0] + at, *b1 = hbuf[1] + at, *b2 = hbuf[2] + at, *b3 = hbuf[3] + at;
-    const int16_t *b4 = hbuf[4] + at, *b5 = hbuf[5] + at, *b6 = hbuf[6] + at, *b7 = hbuf[7] + at;
+    const int16_t *b0 = at, *b1 = at + LS_VIF_HBUF_LEN, *b2 = at + 2 * LS_VIF_HBUF_LEN;
+    const int16_t *b3 = at + 3 * LS_VIF_HBUF_LEN, *b4 = at + 4 * LS_VIF_HBUF_LEN;
+    const int16_t *b5 = at + 5 * LS_VIF_HBUF_LEN, *b6 = at + 6 * LS_VIF_HBUF_LEN;
+    const int16_t *b7 = at + 7 * LS_VIF_HBUF_LEN;
     VI e0 = VZERO(), e1 = VZERO(), e2 = VZERO(), e3 = VZERO(), e4 = VZERO(), e5 = VZERO();
     VI e6 = VZERO(), e7 = VZERO(), o0 = VZERO(), o1 = VZERO(), o2 = VZERO(), o3 = VZERO();
     VI o4 = VZERO(), o5 = VZERO(), o6 = VZERO(), o7 = VZERO();
@@ -565,38 +605,42 @@ VIF_INLINE void horizontal_sums(int16_t *const hbuf[], size_t at, const unsigned
 
 /* The horizontal pass of one strip row and the per-pixel terms, per block of N16 output
  * columns. With 32 registers both parities share each load; with 16, one parity at a time. */
-VIF_INLINE void horizontal(Stats *st, int16_t *const hbuf[], const unsigned scale)
+VIF_INLINE void horizontal(Stats *st, const int16_t *hrow, const unsigned scale)
 {
     const VI lane2 = VADD32(VIOTA32(), VIOTA32());
-    if (st->batch.n + (st->c1 - st->c0) > BATCH_CAP)
+    const unsigned r = ls_vif_radius(scale), c0 = st->c0, c1 = st->c1;
+    if (st->batch.n + (c1 - c0) > BATCH_CAP)
         batch_flush(&st->batch, false); /* room for the row */
-    PixAcc pix = st->pix; /* in registers for the row */
-    for (unsigned c = st->c0; c < st->c1; c += N16) {
+    /* in registers for the row (the vector stores may alias anything in memory) */
+    PixAcc pix = st->pix;
+    Batch batch = st->batch;
+    const int16_t *at = hrow + hbuf_margin(r) - r; /* column c0 - R */
+    for (unsigned c = c0; c < c1; c += N16, at += N16) {
         /* columns at or past c1 are not this strip's (the last block of a row may be short) */
-        const VI left = VSET32((int32_t)(st->c1 - c));
+        const VI left = VSET32((int32_t)(c1 - c));
         const VM valid_even = VM_GT32(left, lane2);
         const VM valid_odd = VM_GT32(left, VADD32(lane2, VSET32(1)));
-        size_t at = c - st->c0;
         VI e[PIECES_WORDS], o[PIECES_WORDS], s1, s2, s12;
         if (N16 == 32) {
-            horizontal_sums(hbuf, at, scale, false, e, o);
+            horizontal_sums(at, scale, false, e, o);
         } else {
-            horizontal_sums(hbuf, at, scale, false, e, NULL);
+            horizontal_sums(at, scale, false, e, NULL);
             sigmas_from_pieces(e, &s1, &s2, &s12);
-            pixel_terms(s1, s2, s12, valid_even, &pix, &st->batch);
-            /* an opaque offset: GCC would keep the first pass's loads for this one */
-            __asm__("" : "+r"(at));
-            horizontal_sums(hbuf, at, scale, true, o, NULL);
-            e[0] = o[0]; /* unused */
+            pixel_terms(s1, s2, s12, valid_even, &pix, &batch);
+            /* an opaque address: GCC would keep the first pass's loads for this one */
+            const int16_t *at_odd = at;
+            __asm__("" : "+r"(at_odd));
+            horizontal_sums(at_odd, scale, true, o, NULL);
         }
         if (N16 == 32) {
             sigmas_from_pieces(e, &s1, &s2, &s12);
-            pixel_terms(s1, s2, s12, valid_even, &pix, &st->batch);
+            pixel_terms(s1, s2, s12, valid_even, &pix, &batch);
         }
         sigmas_from_pieces(o, &s1, &s2, &s12);
-        pixel_terms(s1, s2, s12, valid_odd, &pix, &st->batch);
+        pixel_terms(s1, s2, s12, valid_odd, &pix, &batch);
     }
     st->pix = pix;
+    st->batch.n = batch.n;
 }
 
 static void strip_setup(Stats *st, unsigned c0, unsigned c1, unsigned r, unsigned np)
@@ -625,16 +669,16 @@ VIF_INLINE void stats_scale(Stats *st, const unsigned scale, const bool bytes)
             if (i >= r && i + 2 * GROUP + r + 1 <= st->h) {
                 /* rows i .. i + 2 GROUP - 1: none reflected (the last pair row of the last
                  * one is i + 2 GROUP - 1 + R) */
-                vertical_group(st, (int)i, &st->hbuf[0], scale, bytes);
-                vertical_group(st, (int)i + 1, &st->hbuf[1], scale, bytes);
+                vertical_group(st, (int)i, hrow(st, 0), scale, bytes);
+                vertical_group(st, (int)i + 1, hrow(st, 1), scale, bytes);
                 rows = 2 * GROUP;
                 for (unsigned k = 0; k < rows; k++)
-                    pad_row(st, st->hbuf[k], r);
+                    pad_row(st, hrow(st, k), r);
             } else {
-                vertical(st, (int)i, st->hbuf[0], scale, bytes);
+                vertical(st, (int)i, hrow(st, 0), scale, bytes);
             }
             for (unsigned k = 0; k < rows; k++) {
-                horizontal(st, st->hbuf[k], scale);
+                horizontal(st, hrow(st, k), scale);
                 if (st->pix.vectors >= PIX_FLUSH)
                     pix_flush(&st->pix, st->acc);
             }
@@ -660,15 +704,10 @@ void FN(ls_vif_stats)(const LsVifPlane *ref, const LsVifPlane *dis, const LsVifL
     const LsVifSimdTmp layout = ls_vif_simd_tmp(ref->w);
     uint8_t *mem = tmp;
     st.ring = (int16_t *)(void *)mem;
-    for (unsigned row = 0; row < 2 * GROUP; row++)
-        for (unsigned p = 0; p < PIECES_WORDS; p++) {
-            int16_t *b = (int16_t *)(void *)(mem + layout.hbuf) +
-                         (row * PIECES_WORDS + p) * layout.hbuf_len;
-            /* lanes of a short last block read past the strip: defined values */
-            for (size_t k = 0; k < layout.hbuf_len; k++)
-                b[k] = 0;
-            st.hbuf[row][p] = b;
-        }
+    st.hbuf = (int16_t *)(void *)(mem + layout.hbuf);
+    /* lanes of a short last block read past the strip: defined values */
+    for (size_t k = 0; k < (size_t)2 * GROUP * PIECES_WORDS * LS_VIF_HBUF_LEN; k++)
+        st.hbuf[k] = 0;
     batch_init(&st.batch, (int32_t *)(void *)(mem + layout.batch), gain_limit);
     st.pix = (PixAcc){ VZERO(), VZERO(), VZERO(), 0 };
     switch (level->scale) {
