@@ -3,7 +3,9 @@
 #include <string.h>
 
 #include "core/registry.h"
+#include "feature/ciede.h"
 #include "feature/motion.h"
+#include "feature/ms_ssim.h"
 #include "feature/psnr.h"
 #include "feature/psnr_hvs.h"
 #include "feature/ssim.h"
@@ -22,6 +24,8 @@ const LsExtractor *const ls_extractors[] = {
     &ls_fex_motion,
     &ls_fex_float_ssim,
     &ls_fex_ssim,
+    &ls_fex_float_ms_ssim,
+    &ls_fex_ciede,
 #if LOCKSTEP_HAVE_CUDA
     &ls_fex_psnr_cuda,
     &ls_fex_psnr_hvs_cuda,
