@@ -109,9 +109,32 @@ def main():
     expect_error(cli, work, "option without a value", ["-r", two_ref, "-d", two_dis, "--feature", "psnr=foo"], "bad option string")
     expect_error(cli, work, "option alias is not a key", ["-r", two_ref, "-d", two_dis, "--feature", "float_motion=mfw=2"], "unknown option \"mfw\"")
     tiny = ["-r", os.path.join(fx, "p11d_ref.y4m"), "-d", os.path.join(fx, "p11d_dis.y4m")]
+    # the first two frames of p01 cut to 175 columns: one column short of MS-SSIM's minimum
+    def crop_width(header, frames, w_new):
+        w, h = 576, 324
+        out = [header.replace(b"W576", b"W%d" % w_new) + b"\n"]
+        for fr in frames[:2]:
+            data = fr[6:]
+            planes = [(0, w, h), (w * h, w // 2, h // 2), (w * h * 5 // 4, w // 2, h // 2)]
+            cw_new = (w_new + 1) // 2
+            rows = []
+            for off, pw, ph in planes:
+                keep = w_new if pw == w else cw_new
+                rows += [data[off + y * pw:off + y * pw + keep] for y in range(ph)]
+            out.append(b"FRAME\n" + b"".join(rows))
+        return b"".join(out)
+    crop175_ref = write(os.path.join(work, "w175_ref.y4m"), crop_width(header, frames, 175))
+    crop175_dis = write(os.path.join(work, "w175_dis.y4m"), crop_width(dheader, dframes, 175))
+
     expect_error(cli, work, "frame smaller than psnr_hvs's block", tiny + ["--feature", "psnr_hvs"], "8x8 block")
     expect_error(cli, work, "frame smaller than float_ssim's window", tiny + ["--feature", "float_ssim"], "11x11")
     expect_error(cli, work, "chroma smaller than psnr_hvs's block", ["-r", os.path.join(fx, "p11b_ref.y4m"), "-d", os.path.join(fx, "p11b_dis.y4m"), "--feature", "psnr_hvs"], "enable_chroma=false")
+    expect_error(cli, work, "frame smaller than the MS-SSIM pyramid", tiny + ["--no_prediction", "--feature", "float_ms_ssim"], "float_ms_ssim", "176x176")
+    expect_error(cli, work, "just below the MS-SSIM pyramid (175 wide)", ["-r", crop175_ref, "-d", crop175_dis, "--no_prediction", "--feature", "float_ms_ssim"], "175x324", "176x176")
+    expect_error(cli, work, "CIEDE2000 on 4:0:0", ["-r", os.path.join(fx, "p06_ref.y4m"), "-d", os.path.join(fx, "p06_dis.y4m"), "--no_prediction", "--feature", "ciede"], "ciede", "no chroma")
+    expect_error(cli, work, "ciede has no options", ["-r", two_ref, "-d", two_dis, "--no_prediction", "--feature", "ciede=enable_db=true"], "ciede", "unknown option \"enable_db\"")
+    expect_error(cli, work, "float_ms_ssim has no scale option", ["-r", two_ref, "-d", two_dis, "--no_prediction", "--feature", "float_ms_ssim=scale=2"], "float_ms_ssim", "unknown option \"scale\"")
+    expect_error(cli, work, "malformed MS-SSIM boolean", ["-r", two_ref, "-d", two_dis, "--no_prediction", "--feature", "float_ms_ssim=enable_lcs=1"], "enable_lcs", "1")
     expect_error(cli, work, "malformed boolean", ["-r", two_ref, "-d", two_dis, "--feature", "psnr=enable_chroma=yes"], "enable_chroma", "yes")
     expect_error(cli, work, "malformed number", ["-r", two_ref, "-d", two_dis, "--feature", "psnr=min_sse=1x"], "min_sse", "1x")
     expect_error(cli, work, "out-of-range value", ["-r", two_ref, "-d", two_dis, "--feature", "psnr=min_sse=-1"], "min_sse", "range")
