@@ -341,6 +341,15 @@ void ls_ciede_approx_avx2(enum LsCiedeApprox fn, const double *x, const double *
 void ls_ciede_approx_avx512(enum LsCiedeApprox fn, const double *x, const double *y,
                             double *out, unsigned n);
 
+#ifdef LS_CIEDE_MUTANT /* tests/ciede.cmake: the deliberately inaccurate copy */
+void ls_ciede_approx_mutant(enum LsCiedeApprox fn, const double *x, const double *y, double *out,
+                            unsigned n);
+void ls_ciede_lab_row_mutant(const void *y, const void *u, const void *v, unsigned w,
+                             unsigned ss_x, unsigned bpc, float *const lab[3]);
+void ls_ciede_delta_e_row_mutant(const float *const ref[3], const float *const dis[3],
+                                 unsigned w, float *de);
+#endif
+
 void ls_ciede_lab_row_avx2(const void *y, const void *u, const void *v, unsigned w,
                            unsigned ss_x, unsigned bpc, float *const lab[3]);
 void ls_ciede_delta_e_row_avx2(const float *const ref[3], const float *const dis[3], unsigned w,

@@ -31,14 +31,11 @@ enum {
     PAD_R = 5, /* and right of it: the DSP may read one past the last used column */
 };
 
-/* pow's exponents per scale (tables/ms_ssim.json), binary32 widened to double */
-static const float alpha[NSCALES] = { 0.0f, 0.0f, 0.0f, 0.0f, 0x1.10ff98p-3f };
-static const float beta_gamma[NSCALES] = { 0x1.6f0068p-5f, 0x1.247454p-2f, 0x1.334d6ap-2f,
-                                           0x1.e3f142p-3f, 0x1.10ff98p-3f };
-
 bool ls_ms_ssim_combine(const float l[LS_MS_SSIM_SCALES], const float c[LS_MS_SSIM_SCALES],
                         const float s[LS_MS_SSIM_SCALES], double *ms)
 {
+    static const float alpha[NSCALES] = LS_MS_SSIM_ALPHA_INIT;
+    static const float beta_gamma[NSCALES] = LS_MS_SSIM_BETA_INIT;
     double product = 1.0;
     for (int i = 0; i < NSCALES; i++) {
         product = product * ((pow((double)l[i], (double)alpha[i]) *

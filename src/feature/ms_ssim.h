@@ -48,6 +48,12 @@ LS_CONSTANT float ls_ms_ssim_lowpass[LS_MS_SSIM_DECIMATE_TAPS][LS_MS_SSIM_DECIMA
     LS_MS_SSIM_K_ROW3, LS_MS_SSIM_K_ROW2, LS_MS_SSIM_K_ROW1, LS_MS_SSIM_K_ROW0,
 };
 
+/* pow's exponents per scale (tables/ms_ssim.json "exponents"), binary32, widened to double;
+ * beta and gamma are equal. alpha is 0 for scales 0..3: pow(x, 0) = 1 even for NaN. */
+#define LS_MS_SSIM_ALPHA_INIT { 0.0f, 0.0f, 0.0f, 0.0f, 0x1.10ff98p-3f }
+#define LS_MS_SSIM_BETA_INIT                                                                      \
+    { 0x1.6f0068p-5f, 0x1.247454p-2f, 0x1.334d6ap-2f, 0x1.e3f142p-3f, 0x1.10ff98p-3f }
+
 /* Pyramid sizes halve with rounding up (§4.2); the size check halves with rounding down. */
 LS_HD static inline unsigned ls_ms_ssim_next_size(unsigned size)
 {

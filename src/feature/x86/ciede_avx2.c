@@ -8,7 +8,11 @@
 #include "feature/ciede.h"
 
 #define LANES 4
+#ifdef LS_CIEDE_MUTANT /* tests/ciede.cmake: a deliberately inaccurate copy the tests must catch */
+#define FN(name) name##_mutant
+#else
 #define FN(name) name##_avx2
+#endif
 
 typedef __m256d VD;
 typedef __m128 VF;

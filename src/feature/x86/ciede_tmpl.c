@@ -85,8 +85,12 @@ static inline VD log_approx(VD x)
  * and 2^q. Relative error below 6e-16 plus the input's absolute error. */
 static inline VD exp_approx(VD y)
 {
+#ifdef LS_CIEDE_MUTANT /* to r^4: an error near 1e-9, far beyond the bounds */
+    static const double series[9] = { 0.0, 0.0, 0.0, 0.0, 1.0 / 24, 1.0 / 6, 1.0 / 2, 1.0, 1.0 };
+#else
     static const double series[9] = { 1.0 / 40320, 1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24,
                                       1.0 / 6,      1.0 / 2,    1.0,        1.0 };
+#endif
     const VD n = vd_round(vd_mul(y, vd(INV_LN2_8)));
     const VD r = vd_sub(vd_sub(y, vd_mul(n, vd(LN2_8_HI))), vd_mul(n, vd(LN2_8_LO)));
     const VD q = vd_floor(vd_mul(n, vd(0.125)));
