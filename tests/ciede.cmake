@@ -19,3 +19,12 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64|i.86")
   add_test(NAME ciede_mutation COMMAND test_ciede_mutant)
   set_tests_properties(ciede_mutation PROPERTIES SKIP_RETURN_CODE 77)
 endif()
+
+# feature/ciede.h and feature/ms_ssim.h compile under nvcc (for their future GPU twins).
+if(LOCKSTEP_HAVE_CUDA)
+  add_test(NAME shared_headers_nvcc
+           COMMAND ${NVCC_EXECUTABLE} -c --fmad=false --prec-div=true --prec-sqrt=true -ftz=false
+                   -I${PROJECT_SOURCE_DIR}/src -I${PROJECT_SOURCE_DIR}/include
+                   -o ${CMAKE_CURRENT_BINARY_DIR}/shared_headers.o
+                   ${CMAKE_CURRENT_LIST_DIR}/shared_headers.cu)
+endif()
