@@ -93,7 +93,8 @@ static void test_tables(const char *json_path)
         CHECK(ls_ms_ssim_size_ok(w, h), "%s refused", examples[e]);
         for (int s = 0; pos && s < 5; s++) {
             const unsigned tw = (unsigned)next_number(&pos), th = (unsigned)next_number(&pos);
-            CHECK(tw == w && th == h, "%s scale %d: %ux%u, table %ux%u", examples[e], s, w, h, tw, th);
+            CHECK(tw == w && th == h, "%s scale %d: %ux%u, table %ux%u", examples[e], s, w, h,
+                  tw, th);
             w = ls_ms_ssim_next_size(w);
             h = ls_ms_ssim_next_size(h);
         }
@@ -268,7 +269,8 @@ static void model_scale(const float *r, const float *d, int w, int h, float lcs[
         rd[i] = r[i] * d[i];
     }
     float *mr = model_filter(r, w, h), *md = model_filter(d, w, h);
-    float *err = model_filter(rr, w, h), *edd = model_filter(dd, w, h), *erd = model_filter(rd, w, h);
+    float *err = model_filter(rr, w, h), *edd = model_filter(dd, w, h);
+    float *erd = model_filter(rd, w, h);
     double sl = 0.0, sc = 0.0, ss = 0.0;
     const int n = (w - 10) * (h - 10);
     for (int i = 0; i < n; i++) {
@@ -304,8 +306,9 @@ static double model_ms_ssim(const float *ref, const float *dis, int w, int h, fl
     double ms = 1.0;
     for (int s = 0; s < 5; s++) {
         model_scale(r, d, w, h, lcs[s]);
-        ms = ms * ((pow((double)lcs[s][0], (double)alpha[s]) * pow((double)lcs[s][1], (double)beta[s])) *
-                   pow((double)lcs[s][2], (double)beta[s]));
+        const double l = pow((double)lcs[s][0], (double)alpha[s]);
+        const double c = pow((double)lcs[s][1], (double)beta[s]);
+        ms = ms * ((l * c) * pow((double)lcs[s][2], (double)beta[s]));
         if (s < 4) {
             int w2, h2;
             float *r2 = model_decimate(r, w, h, &w2, &h2), *d2 = model_decimate(d, w, h, &w2, &h2);

@@ -59,7 +59,8 @@ static int ciede_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *
     float *mem = malloc(7 * w * sizeof(float));
     if (!mem)
         return -ENOMEM;
-    float *const lab[2][3] = { { mem, mem + w, mem + 2 * w }, { mem + 3 * w, mem + 4 * w, mem + 5 * w } };
+    float *const lab[2][3] = { { mem, mem + w, mem + 2 * w },
+                               { mem + 3 * w, mem + 4 * w, mem + 5 * w } };
     float *de = mem + 6 * w;
     const VmafPicture *const pics[2] = { ref, dist };
     double sum = 0.0; /* one sequential chain, row-major */

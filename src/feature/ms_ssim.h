@@ -73,8 +73,8 @@ static inline bool ls_ms_ssim_size_ok(unsigned w, unsigned h)
  * ls_float_ssim_mirror(y + v - 4, h), readable at columns x-4 .. x+4 (the row ends padded with
  * ls_float_ssim_mirror: half-sample symmetric, only the outer four taps leave the level). 81 float
  * products added in double, rows outer, columns inner, the sum rounded to float. */
-LS_HD static inline float ls_ms_ssim_decimate_sample(const float *const rows[LS_MS_SSIM_DECIMATE_TAPS],
-                                                     int x)
+LS_HD static inline float
+ls_ms_ssim_decimate_sample(const float *const rows[LS_MS_SSIM_DECIMATE_TAPS], int x)
 {
     double acc = 0.0;
     for (int v = 0; v < LS_MS_SSIM_DECIMATE_TAPS; v++)

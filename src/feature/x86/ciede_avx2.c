@@ -30,9 +30,10 @@ static inline VD vd_div(VD a, VD b) { return _mm256_div_pd(a, b); }
 static inline VD vd_sqrt(VD a) { return _mm256_sqrt_pd(a); }
 static inline VD vd_min(VD a, VD b) { return _mm256_min_pd(a, b); }
 static inline VD vd_max(VD a, VD b) { return _mm256_max_pd(a, b); }
-static inline VD vd_round(VD a) { return _mm256_round_pd(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
-static inline VD vd_floor(VD a) { return _mm256_round_pd(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
-static inline VD vd_trunc(VD a) { return _mm256_round_pd(a, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
+#define ROUND(a, mode) _mm256_round_pd(a, mode | _MM_FROUND_NO_EXC)
+static inline VD vd_round(VD a) { return ROUND(a, _MM_FROUND_TO_NEAREST_INT); }
+static inline VD vd_floor(VD a) { return ROUND(a, _MM_FROUND_TO_NEG_INF); }
+static inline VD vd_trunc(VD a) { return ROUND(a, _MM_FROUND_TO_ZERO); }
 static inline VD vd_and(VD a, VD b) { return _mm256_and_pd(a, b); }
 static inline VD vd_or(VD a, VD b) { return _mm256_or_pd(a, b); }
 static inline VD vd_xor(VD a, VD b) { return _mm256_xor_pd(a, b); }
@@ -41,7 +42,10 @@ static inline MD vd_gt(VD a, VD b) { return _mm256_cmp_pd(a, b, _CMP_GT_OQ); }
 static inline MD vd_lt(VD a, VD b) { return _mm256_cmp_pd(a, b, _CMP_LT_OQ); }
 static inline MD vd_le(VD a, VD b) { return _mm256_cmp_pd(a, b, _CMP_LE_OQ); }
 static inline MD vd_eq(VD a, VD b) { return _mm256_cmp_pd(a, b, _CMP_EQ_OQ); }
-static inline VD vd_select(MD m, VD if_true, VD if_false) { return _mm256_blendv_pd(if_false, if_true, m); }
+static inline VD vd_select(MD m, VD if_true, VD if_false)
+{
+    return _mm256_blendv_pd(if_false, if_true, m);
+}
 static inline MD md_and(MD a, MD b) { return _mm256_and_pd(a, b); }
 static inline MD md_or(MD a, MD b) { return _mm256_or_pd(a, b); }
 static inline int md_bits(MD m) { return _mm256_movemask_pd(m); }
@@ -71,7 +75,8 @@ static inline VD vd_lookup8(const double table[8], VI k)
     const VI pair = _mm256_slli_epi64(_mm256_and_si256(k, vi(3)), 1);
     const VI idx = _mm256_or_si256(pair, _mm256_slli_epi64(_mm256_add_epi64(pair, vi(1)), 32));
     const VD lo = _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(vd_load(table)), idx));
-    const VD hi = _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(vd_load(table + 4)), idx));
+    const VD hi =
+        _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(vd_load(table + 4)), idx));
     return _mm256_blendv_pd(lo, hi, _mm256_castsi256_pd(_mm256_cmpgt_epi64(k, vi(3))));
 }
 static inline VD vd_from_i32(const int32_t s[LANES])
@@ -94,7 +99,10 @@ static inline MF vf_same_bits(VF a, VF b)
 {
     return _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_castps_si128(a), _mm_castps_si128(b)));
 }
-static inline VF vf_select(MF m, VF if_true, VF if_false) { return _mm_blendv_ps(if_false, if_true, m); }
+static inline VF vf_select(MF m, VF if_true, VF if_false)
+{
+    return _mm_blendv_ps(if_false, if_true, m);
+}
 static inline MF mf_and(MF a, MF b) { return _mm_and_ps(a, b); }
 static inline MF mf_or(MF a, MF b) { return _mm_or_ps(a, b); }
 static inline int mf_bits(MF m) { return _mm_movemask_ps(m); }
@@ -106,6 +114,9 @@ static inline MF mf_from_md(MD m)
     return _mm_castsi128_ps(_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
         _mm256_castpd_si256(m), _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6))));
 }
-static inline MD md_from_mf(MF m) { return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm_castps_si128(m))); }
+static inline MD md_from_mf(MF m)
+{
+    return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm_castps_si128(m)));
+}
 
 #include "feature/x86/ciede_tmpl.c"

@@ -27,9 +27,10 @@ static inline VD vd_div(VD a, VD b) { return _mm512_div_pd(a, b); }
 static inline VD vd_sqrt(VD a) { return _mm512_sqrt_pd(a); }
 static inline VD vd_min(VD a, VD b) { return _mm512_min_pd(a, b); }
 static inline VD vd_max(VD a, VD b) { return _mm512_max_pd(a, b); }
-static inline VD vd_round(VD a) { return _mm512_roundscale_pd(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
-static inline VD vd_floor(VD a) { return _mm512_roundscale_pd(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
-static inline VD vd_trunc(VD a) { return _mm512_roundscale_pd(a, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
+#define ROUND(a, mode) _mm512_roundscale_pd(a, mode | _MM_FROUND_NO_EXC)
+static inline VD vd_round(VD a) { return ROUND(a, _MM_FROUND_TO_NEAREST_INT); }
+static inline VD vd_floor(VD a) { return ROUND(a, _MM_FROUND_TO_NEG_INF); }
+static inline VD vd_trunc(VD a) { return ROUND(a, _MM_FROUND_TO_ZERO); }
 static inline VD vd_and(VD a, VD b) { return _mm512_and_pd(a, b); }
 static inline VD vd_or(VD a, VD b) { return _mm512_or_pd(a, b); }
 static inline VD vd_xor(VD a, VD b) { return _mm512_xor_pd(a, b); }
@@ -38,7 +39,10 @@ static inline MD vd_gt(VD a, VD b) { return _mm512_cmp_pd_mask(a, b, _CMP_GT_OQ)
 static inline MD vd_lt(VD a, VD b) { return _mm512_cmp_pd_mask(a, b, _CMP_LT_OQ); }
 static inline MD vd_le(VD a, VD b) { return _mm512_cmp_pd_mask(a, b, _CMP_LE_OQ); }
 static inline MD vd_eq(VD a, VD b) { return _mm512_cmp_pd_mask(a, b, _CMP_EQ_OQ); }
-static inline VD vd_select(MD m, VD if_true, VD if_false) { return _mm512_mask_blend_pd(m, if_false, if_true); }
+static inline VD vd_select(MD m, VD if_true, VD if_false)
+{
+    return _mm512_mask_blend_pd(m, if_false, if_true);
+}
 static inline MD md_and(MD a, MD b) { return (MD)(a & b); }
 static inline MD md_or(MD a, MD b) { return (MD)(a | b); }
 static inline int md_bits(MD m) { return m; }
@@ -57,7 +61,10 @@ static inline MD vi_eq(VI a, VI b) { return _mm512_cmpeq_epi64_mask(a, b); }
 static inline VI vd_to_vi(VD a) { return _mm512_cvtpd_epi64(a); }
 static inline VD vi_to_vd(VI a) { return _mm512_cvtepi64_pd(a); }
 /* table[k], k in 0..7: one register */
-static inline VD vd_lookup8(const double table[8], VI k) { return _mm512_permutexvar_pd(k, vd_load(table)); }
+static inline VD vd_lookup8(const double table[8], VI k)
+{
+    return _mm512_permutexvar_pd(k, vd_load(table));
+}
 static inline VD vd_from_i32(const int32_t s[LANES])
 {
     return _mm512_cvtepi32_pd(_mm256_loadu_si256((const __m256i *)s));
@@ -78,7 +85,10 @@ static inline MF vf_same_bits(VF a, VF b)
 {
     return _mm256_cmpeq_epi32_mask(_mm256_castps_si256(a), _mm256_castps_si256(b));
 }
-static inline VF vf_select(MF m, VF if_true, VF if_false) { return _mm256_mask_blend_ps(m, if_false, if_true); }
+static inline VF vf_select(MF m, VF if_true, VF if_false)
+{
+    return _mm256_mask_blend_ps(m, if_false, if_true);
+}
 static inline MF mf_and(MF a, MF b) { return (MF)(a & b); }
 static inline MF mf_or(MF a, MF b) { return (MF)(a | b); }
 static inline int mf_bits(MF m) { return m; }

@@ -42,8 +42,9 @@ static inline void decimate_chunk(const float *const rows[NTAPS], unsigned x0, u
             const float *src = (t & 1 ? odd[v] : even[v]) + t / 2;
             for (unsigned g = 0; g < groups; g++) {
                 const __m256 prod = _mm256_mul_ps(_mm256_loadu_ps(src + 8 * g), k);
-                acc[g][0] = _mm256_add_pd(acc[g][0], _mm256_cvtps_pd(_mm256_castps256_ps128(prod)));
-                acc[g][1] = _mm256_add_pd(acc[g][1], _mm256_cvtps_pd(_mm256_extractf128_ps(prod, 1)));
+                const __m128 lo = _mm256_castps256_ps128(prod), hi = _mm256_extractf128_ps(prod, 1);
+                acc[g][0] = _mm256_add_pd(acc[g][0], _mm256_cvtps_pd(lo));
+                acc[g][1] = _mm256_add_pd(acc[g][1], _mm256_cvtps_pd(hi));
             }
         }
     }
