@@ -311,6 +311,11 @@ void ls_ciede_lab_row_c(const void *y, const void *u, const void *v, unsigned w,
 void ls_ciede_delta_e_row_c(const float *const ref[3], const float *const dis[3], unsigned w,
                             float *de);
 
+/* 8 bits: the linearised r and b of every (Y, V) and (Y, U), as the C reference computes them
+ * (glibc pow): [Y * 256 + V], then [65536 + Y * 256 + U]. Built on the first call (thread-safe),
+ * kept for the process; NULL if it could not be allocated. Used by the SIMD variants. */
+const double *ls_ciede_lin_table_8bit(void);
+
 /* The SIMD variants' approximations of glibc's functions (x86/ciede_tmpl.c) and the bounds on
  * their distance from glibc's results that the variants rely on: several times the error
  * analysis of each approximation plus glibc's own error (under one ulp). tests/test_ciede.c

@@ -1,6 +1,8 @@
 /* C references of the CIEDE2000 DSP units: the reference's per-pixel arithmetic
  * (feature/ciede.h) with glibc's transcendental functions. */
+#include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "core/cpu.h"
 #include "feature/ciede.h"
@@ -34,6 +36,32 @@ void ls_ciede_delta_e_row_c(const float *const ref[3], const float *const dis[3]
     }
 }
 
+static double *lin_table;
+static pthread_once_t lin_table_once = PTHREAD_ONCE_INIT;
+
+static void build_lin_table(void)
+{
+    double *t = malloc(2 * 65536 * sizeof(double));
+    if (!t)
+        return;
+    for (unsigned y = 0; y < 256; y++) {
+        for (unsigned c = 0; c < 256; c++) {
+            double yn, un, vn, r, g, b;
+            ls_ciede_normalise(y, c, c, 1.0, &yn, &un, &vn);
+            ls_ciede_rgb(yn, un, vn, &r, &g, &b);
+            t[y * 256 + c] = ls_ciede_linearise(r);         /* r depends on y and v alone */
+            t[65536 + y * 256 + c] = ls_ciede_linearise(b); /* b on y and u */
+        }
+    }
+    lin_table = t;
+}
+
+const double *ls_ciede_lin_table_8bit(void)
+{
+    pthread_once(&lin_table_once, build_lin_table);
+    return lin_table;
+}
+
 void ls_ciede_dsp_init(LsCiedeDsp *dsp, uint64_t cpu_flags)
 {
     dsp->lab_row = ls_ciede_lab_row_c;
@@ -43,6 +71,7 @@ void ls_ciede_dsp_init(LsCiedeDsp *dsp, uint64_t cpu_flags)
         return;
     dsp->lab_row = ls_ciede_lab_row_avx2;
     dsp->delta_e_row = ls_ciede_delta_e_row_avx2;
+    ls_ciede_lin_table_8bit(); /* built once per process, before any frame */
     if (!(cpu_flags & LS_CPU_FLAG_AVX512))
         return;
     dsp->lab_row = ls_ciede_lab_row_avx512;

@@ -249,6 +249,16 @@ static inline VD load_samples(const void *row, unsigned x, unsigned ss_x, unsign
     return vd_from_i32(s);
 }
 
+/* table[Y * 256 + C] of LANES 8-bit positions (scalar loads: gathers are slow on some CPUs) */
+static inline VD table_lookup(const double *table, const void *y, const void *c, unsigned x,
+                              unsigned ss_x)
+{
+    double v[LANES];
+    for (unsigned i = 0; i < LANES; i++)
+        v[i] = table[((const uint8_t *)y)[x + i] * 256 + ((const uint8_t *)c)[(x + i) >> ss_x]];
+    return vd_load(v);
+}
+
 void FN(ls_ciede_lab_row)(const void *y, const void *u, const void *v, unsigned w, unsigned ss_x,
                           unsigned bpc, float *const lab[3])
 {
@@ -256,6 +266,7 @@ void FN(ls_ciede_lab_row)(const void *y, const void *u, const void *v, unsigned 
     const VD y_off = vd(16.0 * scale), y_mul = vd(1.0 / (219.0 * scale));
     const VD c_off = vd(128.0 * scale), c_mul = vd(1.0 / (224.0 * scale));
     const size_t bytes = bpc > 8 ? 2 : 1;
+    const double *table = bpc == 8 ? ls_ciede_lin_table_8bit() : NULL;
     unsigned x = 0;
     for (; x + LANES <= w; x += LANES) {
         /* ls_ciede_normalise, ls_ciede_rgb: the same operations, so the same doubles */
@@ -266,9 +277,16 @@ void FN(ls_ciede_lab_row)(const void *y, const void *u, const void *v, unsigned 
         const VD g = vd_sub(vd_sub(yn, vd_mul(vd(LS_CIEDE_G_U), un)), vd_mul(vd(LS_CIEDE_G_V), vn));
         const VD b = vd_add(yn, vd_mul(vd(LS_CIEDE_B_U), un));
         VD lin_bound[3];
-        const VD lr = linearise(r, &lin_bound[0]);
+        VD lr, lb;
+        if (table) { /* r and b of 8-bit samples: glibc's values from the table, exact */
+            lr = table_lookup(table, y, v, x, ss_x);
+            lb = table_lookup(table + 65536, y, u, x, ss_x);
+            lin_bound[0] = lin_bound[2] = vd(0.0);
+        } else {
+            lr = linearise(r, &lin_bound[0]);
+            lb = linearise(b, &lin_bound[2]);
+        }
         const VD lg = linearise(g, &lin_bound[1]);
-        const VD lb = linearise(b, &lin_bound[2]);
         VD fx, fy, fz;
         MD sure = lab_f(lr, lg, lb, lin_bound, LS_CIEDE_XYZ_XR, LS_CIEDE_XYZ_XG, LS_CIEDE_XYZ_XB,
                         LS_CIEDE_WHITE_X, &fx);
