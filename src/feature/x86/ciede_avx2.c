@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "feature/ciede.h"
 
@@ -79,9 +80,37 @@ static inline VD vd_lookup8(const double table[8], VI k)
         _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(vd_load(table + 4)), idx));
     return _mm256_blendv_pd(lo, hi, _mm256_castsi256_pd(_mm256_cmpgt_epi64(k, vi(3))));
 }
-static inline VD vd_from_i32(const int32_t s[LANES])
+/* LANES samples of a row from x on (x a multiple of LANES), chroma sub-sampled by ss_x: bytes
+ * for 8 bits, else 16-bit words; as int32 lanes */
+typedef __m128i VS;
+static inline VS vs_load_samples(const void *row, unsigned x, unsigned ss_x, unsigned bpc)
 {
-    return _mm256_cvtepi32_pd(_mm_loadu_si128((const __m128i *)s));
+    const uint8_t *p = (const uint8_t *)row + (size_t)(x >> ss_x) * (bpc > 8 ? 2 : 1);
+    uint32_t u32;
+    uint64_t u64;
+    if (bpc == 8) {
+        if (ss_x) {
+            uint16_t u16;
+            memcpy(&u16, p, 2);
+            return _mm_shuffle_epi32(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(u16)), 0x50);
+        }
+        memcpy(&u32, p, 4);
+        return _mm_cvtepu8_epi32(_mm_cvtsi32_si128((int)u32));
+    }
+    if (ss_x) {
+        memcpy(&u32, p, 4);
+        return _mm_shuffle_epi32(_mm_cvtepu16_epi32(_mm_cvtsi32_si128((int)u32)), 0x50);
+    }
+    memcpy(&u64, p, 8);
+    return _mm_cvtepu16_epi32(_mm_cvtsi64_si128((long long)u64));
+}
+static inline VD vd_from_vs(VS s) { return _mm256_cvtepi32_pd(s); }
+/* table[y * 256 + c] per lane, by scalar loads (gathers are slow on some CPUs) */
+static inline VD vd_table(const double *table, VS y, VS c)
+{
+    const VS i = _mm_or_si128(_mm_slli_epi32(y, 8), c);
+    return _mm256_set_pd(table[_mm_extract_epi32(i, 3)], table[_mm_extract_epi32(i, 2)],
+                         table[_mm_extract_epi32(i, 1)], table[_mm_cvtsi128_si32(i)]);
 }
 
 static inline VF vf(float v) { return _mm_set1_ps(v); }

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "feature/ciede.h"
 
@@ -65,9 +66,35 @@ static inline VD vd_lookup8(const double table[8], VI k)
 {
     return _mm512_permutexvar_pd(k, vd_load(table));
 }
-static inline VD vd_from_i32(const int32_t s[LANES])
+/* LANES samples of a row from x on (x a multiple of LANES), chroma sub-sampled by ss_x: bytes
+ * for 8 bits, else 16-bit words; as int32 lanes */
+typedef __m256i VS;
+static inline VS vs_load_samples(const void *row, unsigned x, unsigned ss_x, unsigned bpc)
 {
-    return _mm512_cvtepi32_pd(_mm256_loadu_si256((const __m256i *)s));
+    const uint8_t *p = (const uint8_t *)row + (size_t)(x >> ss_x) * (bpc > 8 ? 2 : 1);
+    const __m256i pairs = _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3);
+    uint32_t u32;
+    if (bpc == 8) {
+        if (ss_x) {
+            memcpy(&u32, p, 4);
+            return _mm256_permutevar8x32_epi32(
+                _mm256_castsi128_si256(_mm_cvtepu8_epi32(_mm_cvtsi32_si128((int)u32))), pairs);
+        }
+        return _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p));
+    }
+    if (ss_x)
+        return _mm256_permutevar8x32_epi32(
+            _mm256_castsi128_si256(_mm_cvtepu16_epi32(_mm_loadl_epi64((const __m128i *)p))), pairs);
+    return _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p));
+}
+static inline VD vd_from_vs(VS s) { return _mm512_cvtepi32_pd(s); }
+/* table[y * 256 + c] per lane, by scalar loads (gathers are slow on some CPUs) */
+static inline VD vd_table(const double *table, VS y, VS c)
+{
+    int32_t i[LANES];
+    _mm256_storeu_si256((__m256i *)i, _mm256_or_si256(_mm256_slli_epi32(y, 8), c));
+    return _mm512_set_pd(table[i[7]], table[i[6]], table[i[5]], table[i[4]], table[i[3]],
+                         table[i[2]], table[i[1]], table[i[0]]);
 }
 
 static inline VF vf(float v) { return _mm256_set1_ps(v); }

@@ -18,7 +18,8 @@
  *   a' (through G's pow(C, 7)), the hues (atan2), T (four cosines), dH' (a sine), and R_T (exp,
  *   then a sine). powf (R_T's root) is glibc's on every lane.
  * - Everything else is the reference's arithmetic in vector form, operation for operation: float
- *   operations in float lanes, double in double lanes, F() as a conversion to float.
+ *   operations in float lanes, double in double lanes, F() as a conversion to float. A division
+ *   by 2 is a product by 0.5 here: the same value in every case (both are exact scalings).
  *
  * No FMA anywhere (-ffp-contract=off, and no fused intrinsics). */
 
@@ -239,26 +240,6 @@ static inline MD lab_f(VD r, VD g, VD b, const VD lin_bound[3], double kr, doubl
     return md_and(branch_sure, certified_float(value, bound));
 }
 
-static inline VD load_samples(const void *row, unsigned x, unsigned ss_x, unsigned bpc)
-{
-    int32_t s[LANES];
-    for (unsigned i = 0; i < LANES; i++) {
-        const unsigned c = (x + i) >> ss_x;
-        s[i] = bpc == 8 ? ((const uint8_t *)row)[c] : ((const uint16_t *)row)[c];
-    }
-    return vd_from_i32(s);
-}
-
-/* table[Y * 256 + C] of LANES 8-bit positions (scalar loads: gathers are slow on some CPUs) */
-static inline VD table_lookup(const double *table, const void *y, const void *c, unsigned x,
-                              unsigned ss_x)
-{
-    double v[LANES];
-    for (unsigned i = 0; i < LANES; i++)
-        v[i] = table[((const uint8_t *)y)[x + i] * 256 + ((const uint8_t *)c)[(x + i) >> ss_x]];
-    return vd_load(v);
-}
-
 void FN(ls_ciede_lab_row)(const void *y, const void *u, const void *v, unsigned w, unsigned ss_x,
                           unsigned bpc, float *const lab[3])
 {
@@ -269,18 +250,20 @@ void FN(ls_ciede_lab_row)(const void *y, const void *u, const void *v, unsigned 
     const double *table = bpc == 8 ? ls_ciede_lin_table_8bit() : NULL;
     unsigned x = 0;
     for (; x + LANES <= w; x += LANES) {
+        const VS ys = vs_load_samples(y, x, 0, bpc);
+        const VS us = vs_load_samples(u, x, ss_x, bpc), vs = vs_load_samples(v, x, ss_x, bpc);
         /* ls_ciede_normalise, ls_ciede_rgb: the same operations, so the same doubles */
-        const VD yn = vd_mul(vd_sub(load_samples(y, x, 0, bpc), y_off), y_mul);
-        const VD un = vd_mul(vd_sub(load_samples(u, x, ss_x, bpc), c_off), c_mul);
-        const VD vn = vd_mul(vd_sub(load_samples(v, x, ss_x, bpc), c_off), c_mul);
+        const VD yn = vd_mul(vd_sub(vd_from_vs(ys), y_off), y_mul);
+        const VD un = vd_mul(vd_sub(vd_from_vs(us), c_off), c_mul);
+        const VD vn = vd_mul(vd_sub(vd_from_vs(vs), c_off), c_mul);
         const VD r = vd_add(yn, vd_mul(vd(LS_CIEDE_R_V), vn));
         const VD g = vd_sub(vd_sub(yn, vd_mul(vd(LS_CIEDE_G_U), un)), vd_mul(vd(LS_CIEDE_G_V), vn));
         const VD b = vd_add(yn, vd_mul(vd(LS_CIEDE_B_U), un));
         VD lin_bound[3];
         VD lr, lb;
         if (table) { /* r and b of 8-bit samples: glibc's values from the table, exact */
-            lr = table_lookup(table, y, v, x, ss_x);
-            lb = table_lookup(table + 65536, y, u, x, ss_x);
+            lr = vd_table(table, ys, vs);
+            lb = vd_table(table + 65536, ys, us);
             lin_bound[0] = lin_bound[2] = vd(0.0);
         } else {
             lr = linearise(r, &lin_bound[0]);
@@ -334,7 +317,7 @@ static inline void a_prime(VF a1, VF a2, VF cbar, VF *a1p, VF *a2p)
 {
     const VD cbar_d = vd_from_vf(cbar);
     VD p7 = pow7_approx(cbar_d);
-    const VD h1 = vd_from_vf(vf_div(a1, vf(2.0f))), h2 = vd_from_vf(vf_div(a2, vf(2.0f)));
+    const VD h1 = vd_from_vf(vf_mul(a1, vf(0.5f))), h2 = vd_from_vf(vf_mul(a2, vf(0.5f)));
     const VD a1d = vd_from_vf(a1), a2d = vd_from_vf(a2);
     for (int pass = 0;; pass++) {
         const VD g = vd_sqrt(vd_div(p7, vd_add(p7, vd(LS_CIEDE_POW25_7))));
@@ -413,7 +396,7 @@ static inline VF t_of_hue(VF hbarp)
 static inline VF big_dh(VF c1p, VF c2p, VF dhp)
 {
     const VD amp = vd_mul(vd(2.0), vd_sqrt(vd_from_vf(vf_mul(c1p, c2p))));
-    const VD half = vd_div(vd_from_vf(dhp), vd(2.0));
+    const VD half = vd_mul(vd_from_vf(dhp), vd(0.5));
     VD sin_bound;
     const VD pre = vd_mul(amp, sin_approx(half, &sin_bound));
     const VD bound = vd_add(vd_mul(amp, sin_bound), vd_mul(vd_abs(pre), vd(ROUNDING_BOUND)));
@@ -484,14 +467,14 @@ void FN(ls_ciede_delta_e_row)(const float *const ref[3], const float *const dis[
             continue;
         }
         const VF dl = vf_sub(l2, l1);
-        const VF lbar = vf_div(vf_add(l1, l2), vf(2.0f));
+        const VF lbar = vf_mul(vf_add(l1, l2), vf(0.5f));
         const VF c1 = vf_from_vd(vd_sqrt(vd_add(sq(a1), sq(b1))));
         const VF c2 = vf_from_vd(vd_sqrt(vd_add(sq(a2), sq(b2))));
         VF a1p, a2p;
-        a_prime(a1, a2, vf_div(vf_add(c1, c2), vf(2.0f)), &a1p, &a2p);
+        a_prime(a1, a2, vf_mul(vf_add(c1, c2), vf(0.5f)), &a1p, &a2p);
         const VF c1p = vf_from_vd(vd_sqrt(vd_add(sq(a1p), sq(b1))));
         const VF c2p = vf_from_vd(vd_sqrt(vd_add(sq(a2p), sq(b2))));
-        const VF cbarp = vf_div(vf_add(c1p, c2p), vf(2.0f));
+        const VF cbarp = vf_mul(vf_add(c1p, c2p), vf(0.5f));
         const VF dcp = vf_sub(c2p, c1p);
         const VF t = vf_sub(lbar, vf(50.0f));
         const VF sl = vf_from_vd(vd_add(vd(1.0), vd_div(vd_mul(vd(0.015), sq(t)),
@@ -510,7 +493,7 @@ void FN(ls_ciede_delta_e_row)(const float *const ref[3], const float *const dis[
         /* ls_ciede_mean_hue */
         const VD hsum = vd_from_vf(vf_add(h1p, h2p));
         const MD far = vd_gt(vd_abs(vd_from_vf(vf_sub(h1p, h2p))), pi);
-        const VF hbarp = vf_from_vd(vd_div(vd_select(far, vd_add(hsum, two_pi), hsum), vd(2.0)));
+        const VF hbarp = vf_from_vd(vd_mul(vd_select(far, vd_add(hsum, two_pi), hsum), vd(0.5)));
 
         /* ls_ciede_pair_finish */
         const VF dhp_big = big_dh(c1p, c2p, dhp);
