@@ -321,6 +321,27 @@ def main():
     expect_error(cli, work, "frame smaller than float_ssim's window", tiny + ["--feature", "float_ssim"], "11x11")
     expect_error(cli, work, "frame smaller than float_vif's pyramid", tiny + ["--feature", "float_vif"], "7x7", "at least 16x16")
     small = ["-n", "-r", os.path.join(fx, "p11b_ref.y4m"), "-d", os.path.join(fx, "p11b_dis.y4m")]
+    def crop_width(header, frames, w_new):
+        w, h = 576, 324
+        out = [header.replace(b"W576", b"W%d" % w_new) + b"\n"]
+        for fr in frames[:2]:
+            data = fr[6:]
+            planes = [(0, w, h), (w * h, w // 2, h // 2), (w * h * 5 // 4, w // 2, h // 2)]
+            cw_new = (w_new + 1) // 2
+            rows = []
+            for off, pw, ph in planes:
+                keep = w_new if pw == w else cw_new
+                rows += [data[off + y * pw:off + y * pw + keep] for y in range(ph)]
+            out.append(b"FRAME\n" + b"".join(rows))
+        return b"".join(out)
+    crop175_ref = write(os.path.join(work, "w175_ref.y4m"), crop_width(header, frames, 175))
+    crop175_dis = write(os.path.join(work, "w175_dis.y4m"), crop_width(dheader, dframes, 175))
+    expect_error(cli, work, "frame smaller than the MS-SSIM pyramid", tiny + ["--no_prediction", "--feature", "float_ms_ssim"], "float_ms_ssim", "176x176")
+    expect_error(cli, work, "just below the MS-SSIM pyramid (175 wide)", ["-n", "-r", crop175_ref, "-d", crop175_dis, "--no_prediction", "--feature", "float_ms_ssim"], "175x324", "176x176")
+    expect_error(cli, work, "CIEDE2000 on 4:0:0", ["-n", "-r", os.path.join(fx, "p06_ref.y4m"), "-d", os.path.join(fx, "p06_dis.y4m"), "--no_prediction", "--feature", "ciede"], "ciede", "no chroma")
+    expect_error(cli, work, "ciede has no options", ["-n", "-r", two_ref, "-d", two_dis, "--no_prediction", "--feature", "ciede=enable_db=true"], "ciede", "unknown option \"enable_db\"")
+    expect_error(cli, work, "float_ms_ssim has no scale option", ["-n", "-r", two_ref, "-d", two_dis, "--no_prediction", "--feature", "float_ms_ssim=scale=2"], "float_ms_ssim", "unknown option \"scale\"")
+    expect_error(cli, work, "malformed MS-SSIM boolean", ["-n", "-r", two_ref, "-d", two_dis, "--no_prediction", "--feature", "float_ms_ssim=enable_lcs=1"], "enable_lcs", "1")
     expect_error(cli, work, "frame one side below float_vif's pyramid", small + ["--feature", "float_vif"], "17x13", "at least 16x16")
     expect_error(cli, work, "float_vif's pyramid with a wider kernel", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "float_vif=vif_kernelscale=3.71134:vif_prescale=0.1"], "vif_prescale=0.1", "at least 56x56")
     expect_error(cli, work, "unknown float_vif prescale method", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "float_vif=vif_prescale_method=area"], "invalid vif_prescale_method \"area\"")

@@ -8,7 +8,9 @@
 #include "feature/float_adm.h"
 #include "feature/cambi.h"
 #include "feature/float_vif.h"
+#include "feature/ciede.h"
 #include "feature/motion.h"
+#include "feature/ms_ssim.h"
 #include "feature/psnr.h"
 #include "feature/psnr_hvs.h"
 #include "feature/ssim.h"
@@ -25,7 +27,9 @@ const LsExtractor *const ls_extractors[] = {
     &ls_fex_float_adm,
     &ls_fex_float_vif,
     &ls_fex_float_motion,
+    &ls_fex_float_ms_ssim,
     &ls_fex_float_ssim,
+    &ls_fex_ciede,
     &ls_fex_psnr,
     &ls_fex_psnr_hvs,
     &ls_fex_motion,

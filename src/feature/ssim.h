@@ -245,6 +245,26 @@ typedef struct LsSsimDsp {
 
 void ls_ssim_dsp_init(LsSsimDsp *dsp, uint64_t cpu_flags);
 
+/* ---- float SSIM statistics of one pair of float pictures (float_ssim, and MS-SSIM per scale) */
+
+/* One luma row of a picture as float in the 8-bit range: v / 2^(bpc-8), exact for bpc 8, 10,
+ * 12 and 16 (the only depths the float extractors accept). */
+void ls_float_ssim_convert_row(const VmafPicture *pic, unsigned y, unsigned w, float *out);
+
+/* Row y of the reference and distorted pictures, as float in the 8-bit range: written into the
+ * two buffers (w floats each) or taken from memory the source holds; *ref and *dis say where. */
+typedef void (*LsFloatSsimRowFn)(const void *ctx, unsigned y, float *ref_buf, float *dis_buf,
+                                 const float **ref, const float **dis);
+
+/* Floats of scratch memory ls_float_ssim_stats needs for pictures w wide. */
+size_t ls_float_ssim_stats_scratch(unsigned w);
+
+/* The statistics of a w x h pair, w and h at least 11 (ssim.md §A.6-A.7): the four sequential
+ * double chains acc = { sum l*c*s, sum l, sum c, sum s } over the (w-10) x (h-10) valid grid in
+ * row-major order. Rows are requested once each, top to bottom. */
+void ls_float_ssim_stats(const LsSsimDsp *dsp, unsigned w, unsigned h, LsFloatSsimRowFn row,
+                         const void *ctx, float *scratch, double acc[4]);
+
 void ls_float_ssim_decimate_avx2(const float *src, size_t stride, const int32_t *cols,
                                  unsigned f, unsigned n_out, float *out);
 void ls_float_ssim_conv_h_avx2(const float *ref, const float *dis, unsigned w_out, float *mu_r,
