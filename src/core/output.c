@@ -14,6 +14,9 @@ static const struct { const char *name, *alias; } aliases[] = {
     { "VMAF_integer_feature_motion_score", "integer_motion" },
     { "VMAF_integer_feature_motion2_score", "integer_motion2" },
     { "VMAF_integer_feature_motion3_score", "integer_motion3" },
+    { "VMAF_integer_feature_adm2_score", "integer_adm2" },
+    { "VMAF_integer_feature_aim_score", "integer_aim" },
+    { "VMAF_integer_feature_adm3_score", "integer_adm3" },
     { NULL, NULL },
 };
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/registry.h"
+#include "feature/adm.h"
 #include "feature/motion.h"
 #include "feature/psnr.h"
 #include "feature/psnr_hvs.h"
@@ -22,6 +23,7 @@ const LsExtractor *const ls_extractors[] = {
     &ls_fex_motion,
     &ls_fex_float_ssim,
     &ls_fex_ssim,
+    &ls_fex_adm,
 #if LOCKSTEP_HAVE_CUDA
     &ls_fex_psnr_cuda,
     &ls_fex_psnr_hvs_cuda,
