@@ -388,7 +388,7 @@ void ls_adm_scores(const LsAdmSetup *s, const LsAdmOptions *o, const LsAdmScaleS
 
 /* ---- the extractor ---- */
 
-enum { IN_RING = 8, ROW_RING = 4, PAD = 16 };
+enum { IN_RING = 8, ROW_RING = 4, PAD = 64 }; /* PAD: samples before and after each row for mapped columns and vector tails */
 
 typedef struct AdmPriv {
     LsAdmOptions opt; /* first: the option table's offsets point here */
@@ -644,6 +644,7 @@ static int adm_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *di
     uint8_t *mem = aligned_alloc(64, bytes);
     if (!mem)
         return -ENOMEM;
+    memset(mem, 0, bytes); /* vector tails read past the row ends: keep them defined */
     carve(&fr, mem);
     offset_rows(&fr);
 

@@ -437,6 +437,10 @@ typedef struct LsAdmDsp {
 /* Scratch of the DWT units for an input row of wi samples (both passes, with padding). */
 static inline size_t ls_adm_dwt_tmp_size(int wi) { return (size_t)2 * ((size_t)wi + 64) * 8; }
 
+/* floor(2^30 / m) for m = 1..32768 (entry 0 is 0): ls_adm_div_q30 as a table for vector gathers,
+ * filled once by ls_adm_dsp_init. */
+extern int32_t ls_adm_div_table[32769];
+
 /* The C references, then the variants that cpu_flags allows. */
 void ls_adm_dsp_init(LsAdmDsp *dsp, uint64_t cpu_flags);
 void ls_adm_dsp_init_c(LsAdmDsp *dsp);

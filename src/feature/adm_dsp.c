@@ -1,6 +1,7 @@
 /* C references of the ADM row units: straight loops over the per-coefficient functions of adm.h.
  * Every unit is integer (or float/double per coefficient, no sums), so a SIMD variant may work on
  * any number of columns at once and must match these bit for bit. */
+#include <pthread.h>
 #include <stdint.h>
 
 #include "core/cpu.h"
@@ -187,8 +188,18 @@ void ls_adm_dsp_init_c(LsAdmDsp *dsp)
     dsp->den123 = den123_c;
 }
 
+int32_t ls_adm_div_table[32769];
+
+static void fill_div_table(void)
+{
+    for (uint32_t m = 1; m <= 32768; m++)
+        ls_adm_div_table[m] = ls_adm_div_q30(m);
+}
+
 void ls_adm_dsp_init(LsAdmDsp *dsp, uint64_t cpu_flags)
 {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, fill_div_table);
     ls_adm_dsp_init_c(dsp);
 #if defined(__x86_64__) || defined(__i386__)
     if (cpu_flags & LS_CPU_FLAG_AVX2)
