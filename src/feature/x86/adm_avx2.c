@@ -332,6 +332,126 @@ static void decouple0_avx2(const int16_t *const o[3], const int16_t *const t[3],
     }
 }
 
+/* exact double of int64 lanes with |x| < 2^51 */
+ALWAYS_INLINE __m256d double_of_i64(__m256i x)
+{
+    const __m256i magic = _mm256_set1_epi64x(0x4338000000000000ll); /* 0x1.8p52 */
+    return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(x, magic)),
+                         _mm256_castsi256_pd(magic));
+}
+
+/* true when every lane satisfies |x| < 2^51 */
+ALWAYS_INLINE bool small_i64(__m256i x)
+{
+    const __m256i biased = _mm256_add_epi64(x, _mm256_set1_epi64x(1ll << 51));
+    return _mm256_testz_si256(biased, _mm256_set1_epi64x(~((1ll << 52) - 1)));
+}
+
+/* (double)(float)x of exactly converted int64 lanes (one rounding to float, as the reference) */
+ALWAYS_INLINE __m256d float_round(__m256d d) { return _mm256_cvtps_pd(_mm256_cvtpd_ps(d)); }
+
+/* Σ of two int32 products per 64-bit lane, even (low) or odd (high) halves: a0*b0 + a1*b1 */
+ALWAYS_INLINE __m256i dot2_i64(__m256i a0, __m256i b0, __m256i a1, __m256i b1)
+{
+    return _mm256_add_epi64(_mm256_mul_epi32(a0, b0), _mm256_mul_epi32(a1, b1));
+}
+
+/* one 64-bit half (4 lanes) of the scale 1..3 gain ratio k, clamped to [0, 32768] */
+ALWAYS_INLINE __m256i gain123_half(__m256i div, __m256i t, __m256i oneg, __m256i e)
+{
+    /* p = div * t * sign(o); q = p + 2^(14+e); k = q < 0 ? 0 : min(q >> (15+e), 32768) */
+    __m256i p = _mm256_mul_epi32(div, t);
+    p = _mm256_sub_epi64(_mm256_xor_si256(p, oneg), oneg);
+    const __m256i one = _mm256_set1_epi64x(1);
+    const __m256i q = _mm256_add_epi64(p, _mm256_sllv_epi64(one, _mm256_add_epi64(e, _mm256_set1_epi64x(14))));
+    __m256i k = _mm256_srlv_epi64(q, _mm256_add_epi64(e, _mm256_set1_epi64x(15)));
+    const __m256i cap = _mm256_set1_epi64x(32768);
+    k = _mm256_blendv_epi8(k, cap, _mm256_cmpgt_epi64(k, cap));
+    return _mm256_andnot_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), q), k);
+}
+
+static void decouple123_avx2(const int32_t *const o[3], const int32_t *const t[3], int c0, int c1,
+                             double egl, int32_t *const r[3], int32_t *const a[3])
+{
+    const __m256i zero = _mm256_setzero_si256(), low32 = _mm256_set1_epi64x(0xffffffffll);
+    const __m256i one15 = _mm256_set1_epi32(32768), rnd64 = _mm256_set1_epi64x(16384);
+    const __m256d c = _mm256_set1_pd((double)LS_ADM_COS_1DEG_SQ);
+    for (int j = c0; j < c1; j += 8) {
+        const __m256i oh = _mm256_loadu_si256((const __m256i *)(o[0] + j));
+        const __m256i ov = _mm256_loadu_si256((const __m256i *)(o[1] + j));
+        const __m256i th = _mm256_loadu_si256((const __m256i *)(t[0] + j));
+        const __m256i tv = _mm256_loadu_si256((const __m256i *)(t[1] + j));
+        /* angle test per 64-bit half: even lanes, then odd lanes */
+        __m256i angle_half[2];
+        bool exact = true;
+        for (int odd = 0; odd < 2 && exact; odd++) {
+            const __m256i a0 = odd ? _mm256_srli_epi64(oh, 32) : oh;
+            const __m256i a1 = odd ? _mm256_srli_epi64(ov, 32) : ov;
+            const __m256i b0 = odd ? _mm256_srli_epi64(th, 32) : th;
+            const __m256i b1 = odd ? _mm256_srli_epi64(tv, 32) : tv;
+            const __m256i ot = dot2_i64(a0, b0, a1, b1), oo = dot2_i64(a0, a0, a1, a1);
+            const __m256i tt = dot2_i64(b0, b0, b1, b1);
+            exact = small_i64(ot) && small_i64(oo) && small_i64(tt);
+            const __m256d dp = float_round(double_of_i64(ot));
+            const __m256d rhs = _mm256_mul_pd(_mm256_mul_pd(c, float_round(double_of_i64(oo))),
+                                              float_round(double_of_i64(tt)));
+            const __m256d ok = _mm256_and_pd(_mm256_cmp_pd(dp, _mm256_setzero_pd(), _CMP_GE_OQ),
+                                             _mm256_cmp_pd(_mm256_mul_pd(dp, dp), rhs, _CMP_GE_OQ));
+            angle_half[odd] = _mm256_castpd_si256(ok);
+        }
+        if (!exact) { /* products beyond 2^51: the reference's conversions lane by lane */
+            const int n = c1 - j < 8 ? c1 - j : 8;
+            for (int jj = j; jj < j + n; jj++) {
+                const int32_t oj[3] = { o[0][jj], o[1][jj], o[2][jj] };
+                const int32_t tj[3] = { t[0][jj], t[1][jj], t[2][jj] };
+                int32_t rj[3], aj[3];
+                ls_adm_decouple123(oj, tj, egl, rj, aj);
+                for (int b = 0; b < 3; b++) {
+                    r[b][jj] = rj[b];
+                    a[b][jj] = aj[b];
+                }
+            }
+            continue;
+        }
+        const __m256i angle =
+            _mm256_blend_epi32(angle_half[0], _mm256_slli_epi64(angle_half[1], 32), 0xAA);
+        for (int b = 0; b < 3; b++) {
+            const __m256i ob = _mm256_loadu_si256((const __m256i *)(o[b] + j));
+            const __m256i tb = _mm256_loadu_si256((const __m256i *)(t[b] + j));
+            const __m256i m = _mm256_abs_epi32(ob); /* |INT32_MIN| = 2^31 as uint32 */
+            /* 15 significant bits: e = bit length - 15 from the exact float of m >> 8 */
+            const __m256i expo = _mm256_srli_epi32(
+                _mm256_castps_si256(_mm256_cvtepi32_ps(_mm256_srli_epi32(m, 8))), 23);
+            const __m256i e = _mm256_max_epi32(_mm256_sub_epi32(expo, _mm256_set1_epi32(127 + 6)),
+                                               zero);
+            const __m256i half = _mm256_srli_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), e), 1);
+            const __m256i mm = _mm256_srlv_epi32(_mm256_add_epi32(m, half), e);
+            const __m256i div = _mm256_i32gather_epi32(ls_adm_div_table, mm, 4);
+            const __m256i oneg = _mm256_cmpgt_epi64(zero, _mm256_slli_epi64(ob, 32));
+            const __m256i onego = _mm256_cmpgt_epi64(zero, ob);
+            const __m256i ke = gain123_half(div, tb, oneg, _mm256_and_si256(e, low32));
+            const __m256i ko = gain123_half(_mm256_srli_epi64(div, 32), _mm256_srli_epi64(tb, 32),
+                                            onego, _mm256_srli_epi64(e, 32));
+            __m256i k = _mm256_blend_epi32(ke, _mm256_slli_epi64(ko, 32), 0xAA);
+            const __m256i o_zero = _mm256_cmpeq_epi32(ob, zero);
+            k = _mm256_blendv_epi8(k, one15, o_zero);
+            /* rst = (k * o + 16384) >> 15, low 32 bits */
+            const __m256i re = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(k, ob), rnd64), 15);
+            const __m256i ro = _mm256_srli_epi64(
+                _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(k, 32), _mm256_srli_epi64(ob, 32)),
+                                 rnd64),
+                15);
+            const __m256i rst = _mm256_blend_epi32(re, _mm256_slli_epi64(ro, 32), 0xAA);
+            const __m256i pos = _mm256_cmpgt_epi32(ob, zero);
+            const __m256i limit = _mm256_andnot_si256(
+                o_zero, _mm256_and_si256(angle, _mm256_cmpgt_epi32(k, zero)));
+            const __m256i rr = _mm256_blendv_epi8(rst, gain_limit_double(rst, tb, pos, egl), limit);
+            _mm256_storeu_si256((__m256i *)(r[b] + j), rr);
+            _mm256_storeu_si256((__m256i *)(a[b] + j), _mm256_sub_epi32(tb, rr));
+        }
+    }
+}
+
 /* ---- CSF ---- */
 
 static void csf0_avx2(const int16_t *const x[3], int c0, int c1, const uint16_t factor[3],
@@ -357,6 +477,51 @@ static void csf0_avx2(const int16_t *const x[3], int c0, int c1, const uint16_t 
                                           _mm256_add_epi32(_mm256_mullo_epi32(mag, k30), r12), 12)));
             ms = _mm256_add_epi32(ms, wrap16(_mm256_srai_epi32(
                                           _mm256_add_epi32(_mm256_mullo_epi32(mag, k15), r12), 12)));
+        }
+        _mm256_storeu_si256((__m256i *)(f + j), fs);
+        _mm256_storeu_si256((__m256i *)(m + j), ms);
+    }
+}
+
+/* (int32)((factor * x + 2^27) >> 28) with factor uint32 and x int32 (64-bit product) */
+ALWAYS_INLINE __m256i csf123_8(__m256i x, __m256i factor)
+{
+    const __m256i mag = _mm256_abs_epi32(x);
+    const __m256i rnd = _mm256_set1_epi64x(1 << 27), zero = _mm256_setzero_si256();
+    __m256i pe = _mm256_mul_epu32(mag, factor);
+    __m256i po = _mm256_mul_epu32(_mm256_srli_epi64(mag, 32), factor);
+    const __m256i ne = _mm256_cmpgt_epi64(zero, _mm256_slli_epi64(x, 32));
+    const __m256i no = _mm256_cmpgt_epi64(zero, x);
+    pe = _mm256_sub_epi64(_mm256_xor_si256(pe, ne), ne);
+    po = _mm256_sub_epi64(_mm256_xor_si256(po, no), no);
+    pe = _mm256_srli_epi64(_mm256_add_epi64(pe, rnd), 28);
+    po = _mm256_srli_epi64(_mm256_add_epi64(po, rnd), 28);
+    return _mm256_blend_epi32(pe, _mm256_slli_epi64(po, 32), 0xAA);
+}
+
+/* (int32)((k * |c| - 2^31) >> 32) with |c| as the reference's int32 abs */
+ALWAYS_INLINE __m256i scaled_abs_high(__m256i mag, __m256i k)
+{
+    const __m256i rnd = _mm256_set1_epi64x(LS_ADM_ROUND_MINUS_2_31);
+    const __m256i pe = _mm256_add_epi64(_mm256_mul_epi32(mag, k), rnd);
+    const __m256i po = _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(mag, 32), k), rnd);
+    return _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xAA);
+}
+
+static void csf123_avx2(const int32_t *const x[3], int c0, int c1, const uint32_t factor[3],
+                        int32_t *f, int32_t *m)
+{
+    const __m256i k30 = _mm256_set1_epi64x(143165577), k15 = _mm256_set1_epi64x(286331153);
+    __m256i fac[3];
+    for (int b = 0; b < 3; b++)
+        fac[b] = _mm256_set1_epi64x(factor[b]);
+    for (int j = c0; j < c1; j += 8) {
+        __m256i fs = _mm256_setzero_si256(), ms = _mm256_setzero_si256();
+        for (int b = 0; b < 3; b++) {
+            const __m256i mag = _mm256_abs_epi32(
+                csf123_8(_mm256_loadu_si256((const __m256i *)(x[b] + j)), fac[b]));
+            fs = _mm256_add_epi32(fs, scaled_abs_high(mag, k30));
+            ms = _mm256_add_epi32(ms, scaled_abs_high(mag, k15));
         }
         _mm256_storeu_si256((__m256i *)(f + j), fs);
         _mm256_storeu_si256((__m256i *)(m + j), ms);
@@ -444,6 +609,63 @@ static void cm0_avx2(const int16_t *const src[3], const int32_t *f_up, const int
         acc[b] = hsum64(sum[b]);
 }
 
+static void cm123_avx2(const int32_t *const src[3], const int32_t *f_up, const int32_t *f_mid,
+                       const int32_t *f_down, const int32_t *m, int j0, int j1,
+                       const uint32_t factor[3], uint32_t cs, uint32_t cr, int64_t acc[3])
+{
+    __m256i sum[3], fac[3];
+    for (int b = 0; b < 3; b++) {
+        sum[b] = _mm256_setzero_si256();
+        fac[b] = _mm256_set1_epi64x(factor[b]);
+    }
+    const __m256i qr = _mm256_set1_epi64x(1 << 29), crv = _mm256_set1_epi64x(cr);
+    const __m128i qs = _mm_cvtsi32_si128(30), csv = _mm_cvtsi32_si128((int)cs);
+    for (int j = j0; j < j1; j += 8) {
+        const __m256i valid = first_lanes32(j1 - j);
+        const __m256i thr = threshold8(f_up, f_mid, f_down, m, j);
+        for (int b = 0; b < 3; b++) {
+            const __m256i c = csf123_8(_mm256_loadu_si256((const __m256i *)(src[b] + j)), fac[b]);
+            __m256i x = _mm256_sub_epi32(_mm256_abs_epi32(c), thr);
+            x = _mm256_and_si256(_mm256_max_epi32(x, _mm256_setzero_si256()), valid);
+            if (_mm256_testz_si256(x, x))
+                continue;
+            sum[b] = cube_terms(sum[b], x, qr, qs, crv, csv);
+        }
+    }
+    for (int b = 0; b < 3; b++)
+        acc[b] = hsum64(sum[b]);
+}
+
+static void den123_avx2(const int32_t *const band[3], int j0, int j1, int sq, uint32_t cs,
+                        uint32_t cr, uint64_t acc[3])
+{
+    const __m256i sqr = _mm256_set1_epi64x(1ll << sq), crv = _mm256_set1_epi64x(cr);
+    const __m128i sqs = _mm_cvtsi32_si128(sq), csv = _mm_cvtsi32_si128((int)cs);
+    const __m256i min32 = _mm256_set1_epi32(INT32_MIN);
+    for (int b = 0; b < 3; b++) {
+        __m256i s = _mm256_setzero_si256();
+        uint64_t tail = 0;
+        for (int j = j0; j < j1; j += 8) {
+            const __m256i v = _mm256_loadu_si256((const __m256i *)(band[b] + j));
+            const __m256i valid = first_lanes32(j1 - j);
+            if (!_mm256_testz_si256(_mm256_cmpeq_epi32(v, min32), valid)) {
+                /* |INT32_MIN|^2 >> sq needs 33 bits: the reference's arithmetic */
+                for (int jj = j; jj < j1 && jj < j + 8; jj++)
+                    tail += ls_adm_den123_term(band[b][jj], sq, cs, cr);
+                continue;
+            }
+            const __m256i mag = _mm256_and_si256(_mm256_abs_epi32(v), valid);
+            for (int odd = 0; odd < 2; odd++) {
+                const __m256i mm = odd ? _mm256_srli_epi64(mag, 32) : mag;
+                const __m256i q = _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(mm, mm), sqr), sqs);
+                s = _mm256_add_epi64(
+                    s, _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(q, mm), crv), csv));
+            }
+        }
+        acc[b] = (uint64_t)hsum64(s) + tail;
+    }
+}
+
 static void den0_avx2(const int16_t *const band[3], int j0, int j1, uint64_t acc[3])
 {
     const __m256i zero = _mm256_setzero_si256();
@@ -475,4 +697,8 @@ void ls_adm_dsp_init_avx2(LsAdmDsp *dsp)
     dsp->csf0 = csf0_avx2;
     dsp->cm0 = cm0_avx2;
     dsp->den0 = den0_avx2;
+    dsp->decouple123 = decouple123_avx2;
+    dsp->csf123 = csf123_avx2;
+    dsp->cm123 = cm123_avx2;
+    dsp->den123 = den123_avx2;
 }
