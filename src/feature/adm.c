@@ -7,6 +7,7 @@
  * Not temporal: frames are scored concurrently, priv is read-only in extract. */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -390,11 +391,21 @@ void ls_adm_scores(const LsAdmSetup *s, const LsAdmOptions *o, const LsAdmScaleS
 
 enum { IN_RING = 8, ROW_RING = 4, PAD = 64 }; /* PAD: samples before and after each row for mapped columns and vector tails */
 
+/* Scratch blocks of finished calls, reused by the next ones: a frame needs a few hundred KB,
+ * which malloc would map and unmap on every call. Each call owns its block exclusively. */
+typedef struct ScratchPool {
+    pthread_mutex_t lock;
+    void *free[16];
+    unsigned n_free;
+} ScratchPool;
+
 typedef struct AdmPriv {
     LsAdmOptions opt; /* first: the option table's offsets point here */
     LsAdmSetup setup;
     LsAdmDsp dsp;
     int bpc;
+    ScratchPool *pool;
+    size_t scratch_bytes;
     char name_adm2[256], name_aim[256], name_adm3[256], name_scale[4][256];
     char name_adm[256], name_num[256], name_den[256], name_num_s[4][256], name_den_s[4][256];
 } AdmPriv;
@@ -624,34 +635,63 @@ static void offset_rows(Frame *fr)
     }
 }
 
+static void frame_init(Frame *fr, const AdmPriv *p)
+{
+    memset(fr, 0, sizeof(*fr));
+    fr->p = p;
+    fr->do_aim = !p->opt.adm_skip_aim;
+    for (int k = 0; k < LS_ADM_SCALES; k++) {
+        fr->st[k].sc = &p->setup.scale[k];
+        fr->st[k].scale = k;
+        fr->st[k].elem = k == 0 ? sizeof(int16_t) : sizeof(int32_t);
+        fr->st[k].next_cm = p->setup.scale[k].T;
+    }
+}
+
+static void *scratch_take(const AdmPriv *p)
+{
+    void *mem = NULL;
+    pthread_mutex_lock(&p->pool->lock);
+    if (p->pool->n_free)
+        mem = p->pool->free[--p->pool->n_free];
+    pthread_mutex_unlock(&p->pool->lock);
+    if (!mem)
+        mem = aligned_alloc(64, p->scratch_bytes);
+    /* vector tails read past the row ends: keep them defined */
+    if (mem)
+        memset(mem, 0, p->scratch_bytes);
+    return mem;
+}
+
+static void scratch_give(const AdmPriv *p, void *mem)
+{
+    pthread_mutex_lock(&p->pool->lock);
+    if (p->pool->n_free < sizeof(p->pool->free) / sizeof(p->pool->free[0])) {
+        p->pool->free[p->pool->n_free++] = mem;
+        mem = NULL;
+    }
+    pthread_mutex_unlock(&p->pool->lock);
+    free(mem);
+}
+
 static int adm_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *dist,
                        unsigned index, LsCollector *fc)
 {
     const AdmPriv *p = fex->priv;
     Frame fr;
-    memset(&fr, 0, sizeof(fr));
-    fr.p = p;
+    frame_init(&fr, p);
     fr.pic[0] = ref;
     fr.pic[1] = dist;
-    fr.do_aim = !p->opt.adm_skip_aim;
-    for (int k = 0; k < LS_ADM_SCALES; k++) {
-        fr.st[k].sc = &p->setup.scale[k];
-        fr.st[k].scale = k;
-        fr.st[k].elem = k == 0 ? sizeof(int16_t) : sizeof(int32_t);
-        fr.st[k].next_cm = p->setup.scale[k].T;
-    }
-    const size_t bytes = carve(&fr, NULL);
-    uint8_t *mem = aligned_alloc(64, bytes);
+    uint8_t *mem = scratch_take(p);
     if (!mem)
         return -ENOMEM;
-    memset(mem, 0, bytes); /* vector tails read past the row ends: keep them defined */
     carve(&fr, mem);
     offset_rows(&fr);
 
     const LsAdmScale *s0 = &p->setup.scale[0];
     for (int i = 0; i < s0->h; i++)
         produce_row(&fr, &fr.st[0], i);
-    free(mem);
+    scratch_give(p, mem);
 
     LsAdmScaleSums sums[LS_ADM_SCALES];
     for (int k = 0; k < LS_ADM_SCALES; k++)
@@ -687,6 +727,13 @@ static int adm_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, unsigned
         return ls_fex_error(fex, "%s", err);
     p->bpc = (int)bpc;
     ls_adm_dsp_init(&p->dsp, fex->cpu_flags);
+    Frame fr;
+    frame_init(&fr, p);
+    p->scratch_bytes = carve(&fr, NULL);
+    p->pool = calloc(1, sizeof(*p->pool));
+    if (!p->pool)
+        return -ENOMEM;
+    pthread_mutex_init(&p->pool->lock, NULL);
     ls_fex_feature_name(fex, p->name_adm2, sizeof(p->name_adm2), "VMAF_integer_feature_adm2_score",
                         "integer_adm2");
     ls_fex_feature_name(fex, p->name_aim, sizeof(p->name_aim), "VMAF_integer_feature_aim_score",
@@ -708,6 +755,18 @@ static int adm_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, unsigned
     return 0;
 }
 
+static void adm_close(LsFex *fex)
+{
+    AdmPriv *p = fex->priv;
+    if (!p->pool)
+        return;
+    for (unsigned i = 0; i < p->pool->n_free; i++)
+        free(p->pool->free[i]);
+    pthread_mutex_destroy(&p->pool->lock);
+    free(p->pool);
+    p->pool = NULL;
+}
+
 static const char *const adm_provided[] = {
     "VMAF_integer_feature_adm2_score", "VMAF_integer_feature_aim_score",
     "VMAF_integer_feature_adm3_score", "integer_adm_scale0", "integer_adm_scale1",
@@ -722,4 +781,5 @@ const LsExtractor ls_fex_adm = {
     .provided_features = adm_provided,
     .init = adm_init,
     .extract = adm_extract,
+    .close = adm_close,
 };
