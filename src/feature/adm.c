@@ -235,8 +235,8 @@ int ls_adm_setup(LsAdmSetup *s, const LsAdmOptions *o, int w, int h, char *err, 
     if ((o->adm_csf_mode == 2 || o->adm_csf_mode == 3) && !blend_row(rdh, nvd))
         return setup_error(err, err_len,
                            "adm: adm_csf_mode=%d has no CSF table for adm_ref_display_height=%d, "
-                           "adm_norm_view_dist=%g (tables: 1080, 2160, 720, 480 at 3 and 5; 2160 "
-                           "at 1.5)",
+                           "adm_norm_view_dist=%g (tables usable here: 1080 at 3 and 5, 2160 at 1.5, 3 "
+                           "and 5, 720 at 5)",
                            o->adm_csf_mode, rdh, nvd);
     s->w = w;
     s->h = h;
@@ -655,11 +655,13 @@ static void *scratch_take(const AdmPriv *p)
     if (p->pool->n_free)
         mem = p->pool->free[--p->pool->n_free];
     pthread_mutex_unlock(&p->pool->lock);
-    if (!mem)
+    if (!mem) {
         mem = aligned_alloc(64, p->scratch_bytes);
-    /* vector tails read past the row ends: keep them defined */
-    if (mem)
-        memset(mem, 0, p->scratch_bytes);
+        /* vector tails read past the row ends: keep them defined (a reused block holds stale
+         * rows of an earlier frame, defined too and never part of a result) */
+        if (mem)
+            memset(mem, 0, p->scratch_bytes);
+    }
     return mem;
 }
 
