@@ -5,3 +5,12 @@ add_executable(test_adm ${CMAKE_CURRENT_LIST_DIR}/test_adm.c)
 target_include_directories(test_adm PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(test_adm PRIVATE lockstep m)
 add_test(NAME adm COMMAND test_adm ${LS_SHARED_DIR}/spec/tables/adm_filters.json)
+
+# The shared per-coefficient header builds as CUDA device code (compile only, no GPU needed).
+if(LOCKSTEP_HAVE_CUDA)
+  add_test(NAME adm_header_nvcc
+           COMMAND ${NVCC_EXECUTABLE} -c --fmad=false --prec-div=true --prec-sqrt=true -ftz=false
+                   -arch=sm_90 -I${PROJECT_SOURCE_DIR}/src -I${PROJECT_SOURCE_DIR}/include
+                   -o ${CMAKE_CURRENT_BINARY_DIR}/adm_header_check.o
+                   ${CMAKE_CURRENT_LIST_DIR}/adm_header_check.cu)
+endif()

@@ -66,53 +66,65 @@ static void pad_row32(int32_t *x, int n)
     x[n + 1] = x[n - 2];
 }
 
+/* The scale 0 vertical low-pass (high_pass false) or high-pass of input columns [c0, c1). Samples
+ * enter madd as u - 32768: the offset and the low-pass DC term fold into one constant, and the
+ * int32 wrap of 16-bit input is the reference's. */
+static void vertical0_avx512(const void *const rows[4], int bpc, int c0, int c1, bool high_pass,
+                          int16_t *out)
+{
+    const uint32_t r = 1u << (bpc - 1);
+    const __m512i f01 = high_pass ? pair16(-4240, -7345) : pair16(15826, 27411);
+    const __m512i f23 = high_pass ? pair16(27411, -15826) : pair16(7345, -4240);
+    const __m512i k = _mm512_set1_epi32(
+        (int32_t)(high_pass ? r : (uint32_t)LS_ADM_LO_SUM * (32768u - r) + r));
+    const __m128i shift = _mm_cvtsi32_si128(bpc);
+    const __m512i flip = _mm512_set1_epi16((int16_t)0x8000);
+    int j = c0;
+    for (; j + 32 <= c1; j += 32) {
+        __m512i u[4];
+        for (int t = 0; t < 4; t++) {
+            u[t] = bpc == 8 ? _mm512_cvtepu8_epi16(_mm256_loadu_si256(
+                                  (const __m256i *)((const uint8_t *)rows[t] + j)))
+                            : _mm512_loadu_si512((const void *)((const uint16_t *)rows[t] + j));
+            u[t] = _mm512_xor_si512(u[t], flip);
+        }
+        __m512i sl = _mm512_add_epi32(_mm512_madd_epi16(_mm512_unpacklo_epi16(u[0], u[1]), f01),
+                                      _mm512_madd_epi16(_mm512_unpacklo_epi16(u[2], u[3]), f23));
+        __m512i sh = _mm512_add_epi32(_mm512_madd_epi16(_mm512_unpackhi_epi16(u[0], u[1]), f01),
+                                      _mm512_madd_epi16(_mm512_unpackhi_epi16(u[2], u[3]), f23));
+        sl = _mm512_sra_epi32(_mm512_add_epi32(sl, k), shift);
+        sh = _mm512_sra_epi32(_mm512_add_epi32(sh, k), shift);
+        _mm512_storeu_si512((void *)(out + j), _mm512_packs_epi32(sl, sh));
+    }
+    for (; j < c1; j++) {
+        uint32_t u[4];
+        for (int t = 0; t < 4; t++)
+            u[t] = bpc == 8 ? ((const uint8_t *)rows[t])[j] : ((const uint16_t *)rows[t])[j];
+        int16_t l, h;
+        ls_adm_dwt0_vertical(u, bpc, &l, &h);
+        out[j] = high_pass ? h : l;
+    }
+}
+
 static void dwt0_avx512(const void *const rows[4], int bpc, int wi, int d0, int d1, void *tmp,
                         int32_t *a, int16_t *h, int16_t *v, int16_t *d)
 {
     int16_t *lo = (int16_t *)tmp + 32, *hi = lo + wi + 64;
-    const uint32_t r = 1u << (bpc - 1);
     const __m512i flo01 = pair16(15826, 27411), flo23 = pair16(7345, -4240);
     const __m512i fhi01 = pair16(-4240, -7345), fhi23 = pair16(27411, -15826);
-    /* samples enter madd as u - 32768; offset and DC term fold into one constant (adm_avx2.c) */
-    const __m512i klo = _mm512_set1_epi32((int32_t)((uint32_t)LS_ADM_LO_SUM * (32768u - r) + r));
-    const __m512i khi = _mm512_set1_epi32((int32_t)r);
-    const __m128i shift = _mm_cvtsi32_si128(bpc);
-    const __m512i flip = _mm512_set1_epi16((int16_t)0x8000);
-    int j = 0;
-    for (; j + 32 <= wi; j += 32) {
-        __m512i u[4];
-        for (int k = 0; k < 4; k++) {
-            u[k] = bpc == 8 ? _mm512_cvtepu8_epi16(_mm256_loadu_si256(
-                                  (const __m256i *)((const uint8_t *)rows[k] + j)))
-                            : _mm512_loadu_si512((const void *)((const uint16_t *)rows[k] + j));
-            u[k] = _mm512_xor_si512(u[k], flip);
-        }
-        const __m512i p01l = _mm512_unpacklo_epi16(u[0], u[1]);
-        const __m512i p01h = _mm512_unpackhi_epi16(u[0], u[1]);
-        const __m512i p23l = _mm512_unpacklo_epi16(u[2], u[3]);
-        const __m512i p23h = _mm512_unpackhi_epi16(u[2], u[3]);
-        __m512i sl = _mm512_add_epi32(_mm512_madd_epi16(p01l, flo01), _mm512_madd_epi16(p23l, flo23));
-        __m512i sh = _mm512_add_epi32(_mm512_madd_epi16(p01h, flo01), _mm512_madd_epi16(p23h, flo23));
-        sl = _mm512_sra_epi32(_mm512_add_epi32(sl, klo), shift);
-        sh = _mm512_sra_epi32(_mm512_add_epi32(sh, klo), shift);
-        _mm512_storeu_si512((void *)(lo + j), _mm512_packs_epi32(sl, sh));
-        sl = _mm512_add_epi32(_mm512_madd_epi16(p01l, fhi01), _mm512_madd_epi16(p23l, fhi23));
-        sh = _mm512_add_epi32(_mm512_madd_epi16(p01h, fhi01), _mm512_madd_epi16(p23h, fhi23));
-        sl = _mm512_sra_epi32(_mm512_add_epi32(sl, khi), shift);
-        sh = _mm512_sra_epi32(_mm512_add_epi32(sh, khi), shift);
-        _mm512_storeu_si512((void *)(hi + j), _mm512_packs_epi32(sl, sh));
-    }
-    for (; j < wi; j++) {
-        uint32_t u[4];
-        for (int k = 0; k < 4; k++)
-            u[k] = bpc == 8 ? ((const uint8_t *)rows[k])[j] : ((const uint16_t *)rows[k])[j];
-        ls_adm_dwt0_vertical(u, bpc, &lo[j], &hi[j]);
+    /* low-pass over every column (the approximation needs it); high-pass only where details
+     * are wanted: input columns [2 d0 - 1, 2 d1 + 1), the taps of outputs [d0, d1) */
+    vertical0_avx512(rows, bpc, 0, wi, false, lo);
+    if (h) {
+        const int h0 = 2 * d0 - 1 > 0 ? 2 * d0 - 1 : 0, h1 = 2 * d1 + 1 < wi ? 2 * d1 + 1 : wi;
+        vertical0_avx512(rows, bpc, h0, h1, true, hi);
+        pad_row16(hi, wi);
     }
     pad_row16(lo, wi);
-    pad_row16(hi, wi);
 
     const int w = (wi + 1) / 2;
     const __m512i rnd = _mm512_set1_epi32(32768);
+    int j;
 #define LD(p) _mm512_loadu_si512((const void *)(p))
     if (a) {
         for (j = 0; j < w; j += 16) {
@@ -160,14 +172,17 @@ static void dwt123_avx512(const int32_t *const rows[4], int scale, int wi, int d
     }
     const __m512i vr = _mm512_set1_epi64(ls_adm_dwt_v_round[t]);
     const __m128i vs = _mm_cvtsi32_si128(ls_adm_dwt_v_shift[t]);
-    for (int j = 0; j < wi; j += 16) {
-        __m512i x[4], xo[4];
-        for (int k = 0; k < 4; k++) {
-            x[k] = load16_i32(rows[k] + j);
-            xo[k] = _mm512_srli_epi64(x[k], 32);
-        }
-        for (int pass = 0; pass < 2; pass++) {
-            const __m512i *f = pass ? fhi : flo;
+    /* low-pass over every column, high-pass only for the taps of outputs [d0, d1) (dwt0) */
+    for (int pass = 0; pass < (h ? 2 : 1); pass++) {
+        const __m512i *f = pass ? fhi : flo;
+        const int c0 = pass && 2 * d0 - 1 > 0 ? 2 * d0 - 1 : 0;
+        const int c1 = pass && 2 * d1 + 1 < wi ? 2 * d1 + 1 : wi;
+        for (int j = c0; j < c1; j += 16) {
+            __m512i x[4], xo[4];
+            for (int k = 0; k < 4; k++) {
+                x[k] = load16_i32(rows[k] + j);
+                xo[k] = _mm512_srli_epi64(x[k], 32);
+            }
             __m512i se = _mm512_mul_epi32(x[0], f[0]), so = _mm512_mul_epi32(xo[0], f[0]);
             for (int k = 1; k < 4; k++) {
                 se = _mm512_add_epi64(se, _mm512_mul_epi32(x[k], f[k]));
@@ -179,7 +194,8 @@ static void dwt123_avx512(const int32_t *const rows[4], int scale, int wi, int d
         }
     }
     pad_row32(lo, wi);
-    pad_row32(hi, wi);
+    if (h)
+        pad_row32(hi, wi);
 
     const int w = (wi + 1) / 2;
     const __m512i hr = _mm512_set1_epi64(ls_adm_dwt_h_round[t]);
