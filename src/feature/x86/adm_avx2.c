@@ -296,53 +296,64 @@ ALWAYS_INLINE __m256i gain_limit_double(__m256i rst, __m256i t, __m256i pos, dou
     return _mm256_set_m128i(out[1], out[0]);
 }
 
+/* Restored values rr of 8 pixels whose reference o and distorted t (int32 lanes, h, v, d) lie in
+ * the int16 range: the scale 0 arithmetic, which for such values equals that of scales 1..3 (no
+ * 15-bit rounding of |o|, every product fits int32). */
+ALWAYS_INLINE void decouple8(const __m256i o[3], const __m256i t[3], double egl, bool int_egl,
+                             __m256i rr[3])
+{
+    const __m256i zero = _mm256_setzero_si256(), one15 = _mm256_set1_epi32(32768);
+    const __m256i low15 = _mm256_set1_epi32(0x7fff), rnd = _mm256_set1_epi32(16384);
+    const __m256i low16 = _mm256_set1_epi32(0xffff);
+    /* (h, v) int16 pairs for madd */
+    const __m256i po = _mm256_or_si256(_mm256_and_si256(o[0], low16), _mm256_slli_epi32(o[1], 16));
+    const __m256i pt = _mm256_or_si256(_mm256_and_si256(t[0], low16), _mm256_slli_epi32(t[1], 16));
+    const __m256i angle = angle_flag8(float_of_sum(_mm256_madd_epi16(po, pt)),
+                                      float_of_sum(_mm256_madd_epi16(po, po)),
+                                      float_of_sum(_mm256_madd_epi16(pt, pt)));
+    for (int b = 0; b < 3; b++) {
+        const __m256i ob = o[b], tb = t[b];
+        const __m256i div = _mm256_i32gather_epi32(ls_adm_div_table, _mm256_abs_epi32(ob), 4);
+        /* k = (div * sign(o) * t + 2^14) >> 15 in int32: div = dh * 2^15 + dl */
+        const __m256i ts = _mm256_sign_epi32(tb, ob);
+        __m256i k = _mm256_mullo_epi32(_mm256_srli_epi32(div, 15), ts);
+        k = _mm256_add_epi32(
+            k, _mm256_srai_epi32(
+                   _mm256_add_epi32(_mm256_mullo_epi32(_mm256_and_si256(div, low15), ts), rnd), 15));
+        k = _mm256_min_epi32(_mm256_max_epi32(k, zero), one15);
+        const __m256i o_zero = _mm256_cmpeq_epi32(ob, zero);
+        k = _mm256_blendv_epi8(k, one15, o_zero);
+        const __m256i rst = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(k, ob), rnd), 15);
+        const __m256i pos = _mm256_cmpgt_epi32(ob, zero);
+        const __m256i limit =
+            _mm256_andnot_si256(o_zero, _mm256_and_si256(angle, _mm256_cmpgt_epi32(k, zero)));
+        __m256i lim;
+        if (int_egl) { /* rst * egl is exact in int32 and in double */
+            const __m256i g = _mm256_mullo_epi32(rst, _mm256_set1_epi32((int32_t)egl));
+            lim = _mm256_blendv_epi8(_mm256_max_epi32(g, tb), _mm256_min_epi32(g, tb), pos);
+        } else {
+            lim = gain_limit_double(rst, tb, pos, egl);
+        }
+        rr[b] = _mm256_blendv_epi8(rst, lim, limit);
+    }
+}
+
+ALWAYS_INLINE bool integral(double egl) { return egl == (double)(int32_t)egl; }
+
 static void decouple0_avx2(const int16_t *const o[3], const int16_t *const t[3], int c0, int c1,
                            double egl, int16_t *const r[3], int16_t *const a[3])
 {
-    const bool int_egl = egl == (double)(int32_t)egl;
-    const __m256i egl_i = _mm256_set1_epi32((int32_t)egl);
-    const __m256i zero = _mm256_setzero_si256(), one15 = _mm256_set1_epi32(32768);
-    const __m256i low15 = _mm256_set1_epi32(0x7fff), rnd = _mm256_set1_epi32(16384);
+    const bool int_egl = integral(egl);
     for (int j = c0; j < c1; j += 8) {
-        const __m128i oh = _mm_loadu_si128((const __m128i *)(o[0] + j));
-        const __m128i ov = _mm_loadu_si128((const __m128i *)(o[1] + j));
-        const __m128i th = _mm_loadu_si128((const __m128i *)(t[0] + j));
-        const __m128i tv = _mm_loadu_si128((const __m128i *)(t[1] + j));
-        const __m256i po = _mm256_set_m128i(_mm_unpackhi_epi16(oh, ov), _mm_unpacklo_epi16(oh, ov));
-        const __m256i pt = _mm256_set_m128i(_mm_unpackhi_epi16(th, tv), _mm_unpacklo_epi16(th, tv));
-        const __m256i angle = angle_flag8(float_of_sum(_mm256_madd_epi16(po, pt)),
-                                          float_of_sum(_mm256_madd_epi16(po, po)),
-                                          float_of_sum(_mm256_madd_epi16(pt, pt)));
+        __m256i ob[3], tb[3], rr[3];
         for (int b = 0; b < 3; b++) {
-            const __m256i ob = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(o[b] + j)));
-            const __m256i tb = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(t[b] + j)));
-            const __m256i div = _mm256_i32gather_epi32(ls_adm_div_table, _mm256_abs_epi32(ob), 4);
-            /* k = (div * sign(o) * t + 2^14) >> 15 in int32: div = dh * 2^15 + dl */
-            const __m256i ts = _mm256_sign_epi32(tb, ob);
-            __m256i k = _mm256_mullo_epi32(_mm256_srli_epi32(div, 15), ts);
-            k = _mm256_add_epi32(k, _mm256_srai_epi32(
-                                        _mm256_add_epi32(_mm256_mullo_epi32(
-                                                             _mm256_and_si256(div, low15), ts),
-                                                         rnd),
-                                        15));
-            k = _mm256_min_epi32(_mm256_max_epi32(k, zero), one15);
-            const __m256i o_zero = _mm256_cmpeq_epi32(ob, zero);
-            k = _mm256_blendv_epi8(k, one15, o_zero);
-            const __m256i rst =
-                _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(k, ob), rnd), 15);
-            const __m256i pos = _mm256_cmpgt_epi32(ob, zero);
-            const __m256i limit = _mm256_andnot_si256(
-                o_zero, _mm256_and_si256(angle, _mm256_cmpgt_epi32(k, zero)));
-            __m256i lim;
-            if (int_egl) {
-                const __m256i g = _mm256_mullo_epi32(rst, egl_i);
-                lim = _mm256_blendv_epi8(_mm256_max_epi32(g, tb), _mm256_min_epi32(g, tb), pos);
-            } else {
-                lim = gain_limit_double(rst, tb, pos, egl);
-            }
-            const __m256i rr = _mm256_blendv_epi8(rst, lim, limit);
-            _mm_storeu_si128((__m128i *)(r[b] + j), narrow16(rr));
-            _mm_storeu_si128((__m128i *)(a[b] + j), narrow16(wrap16(_mm256_sub_epi32(tb, rr))));
+            ob[b] = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(o[b] + j)));
+            tb[b] = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(t[b] + j)));
+        }
+        decouple8(ob, tb, egl, int_egl, rr);
+        for (int b = 0; b < 3; b++) {
+            _mm_storeu_si128((__m128i *)(r[b] + j), narrow16(rr[b]));
+            _mm_storeu_si128((__m128i *)(a[b] + j), narrow16(wrap16(_mm256_sub_epi32(tb[b], rr[b]))));
         }
     }
 }
@@ -385,13 +396,38 @@ ALWAYS_INLINE __m256i gain123_half(__m256i div, __m256i t, __m256i oneg, __m256i
     return _mm256_andnot_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), q), k);
 }
 
+/* true when every lane of the six bands lies in [-32768, 32767] */
+ALWAYS_INLINE bool in_int16(const __m256i o[3], const __m256i t[3])
+{
+    const __m256i bias = _mm256_set1_epi32(32768);
+    __m256i any = _mm256_setzero_si256();
+    for (int b = 0; b < 3; b++)
+        any = _mm256_or_si256(any, _mm256_or_si256(_mm256_add_epi32(o[b], bias),
+                                                   _mm256_add_epi32(t[b], bias)));
+    return _mm256_testz_si256(any, _mm256_set1_epi32((int32_t)0xffff0000));
+}
+
 static void decouple123_avx2(const int32_t *const o[3], const int32_t *const t[3], int c0, int c1,
                              double egl, int32_t *const r[3], int32_t *const a[3])
 {
+    const bool int_egl = integral(egl);
     const __m256i zero = _mm256_setzero_si256(), low32 = _mm256_set1_epi64x(0xffffffffll);
     const __m256i one15 = _mm256_set1_epi32(32768), rnd64 = _mm256_set1_epi64x(16384);
     const __m256d c = _mm256_set1_pd((double)LS_ADM_COS_1DEG_SQ);
     for (int j = c0; j < c1; j += 8) {
+        __m256i o8[3], t8[3], rr8[3];
+        for (int b = 0; b < 3; b++) {
+            o8[b] = _mm256_loadu_si256((const __m256i *)(o[b] + j));
+            t8[b] = _mm256_loadu_si256((const __m256i *)(t[b] + j));
+        }
+        if (in_int16(o8, t8)) {
+            decouple8(o8, t8, egl, int_egl, rr8);
+            for (int b = 0; b < 3; b++) {
+                _mm256_storeu_si256((__m256i *)(r[b] + j), rr8[b]);
+                _mm256_storeu_si256((__m256i *)(a[b] + j), _mm256_sub_epi32(t8[b], rr8[b]));
+            }
+            continue;
+        }
         const __m256i oh = _mm256_loadu_si256((const __m256i *)(o[0] + j));
         const __m256i ov = _mm256_loadu_si256((const __m256i *)(o[1] + j));
         const __m256i th = _mm256_loadu_si256((const __m256i *)(t[0] + j));

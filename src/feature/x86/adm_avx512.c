@@ -266,59 +266,81 @@ ALWAYS_INLINE __m512i gain_limit_double(__m512i rst, __m512i t, __mmask16 pos, d
     return _mm512_inserti64x4(_mm512_castsi256_si512(out[0]), out[1], 1);
 }
 
-static void decouple0_avx512(const int16_t *const o[3], const int16_t *const t[3], int c0, int c1,
-                             double egl, int16_t *const r[3], int16_t *const a[3])
+/* Restored values rr of 16 pixels whose reference o and distorted t (int32 lanes, h, v, d) lie in
+ * the int16 range: the scale 0 arithmetic, which for such values equals that of scales 1..3 (no
+ * 15-bit rounding of |o|, every product fits int32). */
+ALWAYS_INLINE void decouple16(const __m512i ob[3], const __m512i tb[3], double egl, bool int_egl,
+                              __m512i rr[3])
 {
-    const bool int_egl = egl == (double)(int32_t)egl;
-    const __m512i egl_i = _mm512_set1_epi32((int32_t)egl);
     const __m512i zero = _mm512_setzero_si512(), one15 = _mm512_set1_epi32(32768);
     const __m512i low15 = _mm512_set1_epi32(0x7fff), rnd = _mm512_set1_epi32(16384);
     const __m512i low16 = _mm512_set1_epi32(0xffff);
+    /* (h, v) int16 pairs for madd, in pixel order */
+    const __m512i po = _mm512_or_si512(_mm512_and_si512(ob[0], low16), _mm512_slli_epi32(ob[1], 16));
+    const __m512i pt = _mm512_or_si512(_mm512_and_si512(tb[0], low16), _mm512_slli_epi32(tb[1], 16));
+    __m512d ot[2], oo[2], tt[2];
+    doubles_of_sum(_mm512_madd_epi16(po, pt), ot);
+    doubles_of_sum(_mm512_madd_epi16(po, po), oo);
+    doubles_of_sum(_mm512_madd_epi16(pt, pt), tt);
+    const __mmask16 angle =
+        (__mmask16)(angle8(ot[0], oo[0], tt[0]) | ((unsigned)angle8(ot[1], oo[1], tt[1]) << 8));
+    for (int b = 0; b < 3; b++) {
+        const __m512i div = _mm512_i32gather_epi32(_mm512_abs_epi32(ob[b]), ls_adm_div_table, 4);
+        const __mmask16 o_neg = _mm512_cmplt_epi32_mask(ob[b], zero);
+        const __mmask16 o_zero = _mm512_cmpeq_epi32_mask(ob[b], zero);
+        /* t * sign(o), 0 where o == 0 */
+        const __m512i ts = _mm512_maskz_mov_epi32((__mmask16)~o_zero,
+                                                  _mm512_mask_sub_epi32(tb[b], o_neg, zero, tb[b]));
+        /* k = (div * ts + 2^14) >> 15 in int32: div = dh * 2^15 + dl */
+        __m512i k = _mm512_mullo_epi32(_mm512_srli_epi32(div, 15), ts);
+        k = _mm512_add_epi32(
+            k, _mm512_srai_epi32(
+                   _mm512_add_epi32(_mm512_mullo_epi32(_mm512_and_si512(div, low15), ts), rnd), 15));
+        k = _mm512_min_epi32(_mm512_max_epi32(k, zero), one15);
+        k = _mm512_mask_mov_epi32(k, o_zero, one15);
+        const __m512i rst = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(k, ob[b]), rnd), 15);
+        const __mmask16 pos = _mm512_cmpgt_epi32_mask(ob[b], zero);
+        const __mmask16 limit = angle & (__mmask16)~o_zero & _mm512_cmpgt_epi32_mask(k, zero);
+        __m512i lim;
+        if (int_egl) { /* rst * egl is exact in int32 and in double */
+            const __m512i g = _mm512_mullo_epi32(rst, _mm512_set1_epi32((int32_t)egl));
+            lim = _mm512_mask_blend_epi32(pos, _mm512_max_epi32(g, tb[b]), _mm512_min_epi32(g, tb[b]));
+        } else {
+            lim = gain_limit_double(rst, tb[b], pos, egl);
+        }
+        rr[b] = _mm512_mask_blend_epi32(limit, rst, lim);
+    }
+}
+
+ALWAYS_INLINE bool integral(double egl) { return egl == (double)(int32_t)egl; }
+
+static void decouple0_avx512(const int16_t *const o[3], const int16_t *const t[3], int c0, int c1,
+                             double egl, int16_t *const r[3], int16_t *const a[3])
+{
+    const bool int_egl = integral(egl);
     for (int j = c0; j < c1; j += 16) {
-        __m512i ob[3], tb[3];
+        __m512i ob[3], tb[3], rr[3];
         for (int b = 0; b < 3; b++) {
             ob[b] = load16_i16(o[b] + j);
             tb[b] = load16_i16(t[b] + j);
         }
-        /* (h, v) pairs for madd, in pixel order */
-        const __m512i po = _mm512_or_si512(_mm512_and_si512(ob[0], low16), _mm512_slli_epi32(ob[1], 16));
-        const __m512i pt = _mm512_or_si512(_mm512_and_si512(tb[0], low16), _mm512_slli_epi32(tb[1], 16));
-        __m512d ot[2], oo[2], tt[2];
-        doubles_of_sum(_mm512_madd_epi16(po, pt), ot);
-        doubles_of_sum(_mm512_madd_epi16(po, po), oo);
-        doubles_of_sum(_mm512_madd_epi16(pt, pt), tt);
-        const __mmask16 angle =
-            (__mmask16)(angle8(ot[0], oo[0], tt[0]) | ((unsigned)angle8(ot[1], oo[1], tt[1]) << 8));
+        decouple16(ob, tb, egl, int_egl, rr);
         for (int b = 0; b < 3; b++) {
-            const __m512i div = _mm512_i32gather_epi32(_mm512_abs_epi32(ob[b]), ls_adm_div_table, 4);
-            const __mmask16 o_neg = _mm512_cmplt_epi32_mask(ob[b], zero);
-            const __mmask16 o_zero = _mm512_cmpeq_epi32_mask(ob[b], zero);
-            /* t * sign(o), 0 where o == 0 */
-            const __m512i ts = _mm512_maskz_mov_epi32((__mmask16)~o_zero,
-                                                      _mm512_mask_sub_epi32(tb[b], o_neg, zero, tb[b]));
-            /* k = (div * ts + 2^14) >> 15 in int32: div = dh * 2^15 + dl */
-            __m512i k = _mm512_mullo_epi32(_mm512_srli_epi32(div, 15), ts);
-            k = _mm512_add_epi32(
-                k, _mm512_srai_epi32(
-                       _mm512_add_epi32(_mm512_mullo_epi32(_mm512_and_si512(div, low15), ts), rnd), 15));
-            k = _mm512_min_epi32(_mm512_max_epi32(k, zero), one15);
-            k = _mm512_mask_mov_epi32(k, o_zero, one15);
-            const __m512i rst =
-                _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(k, ob[b]), rnd), 15);
-            const __mmask16 pos = _mm512_cmpgt_epi32_mask(ob[b], zero);
-            const __mmask16 limit = angle & (__mmask16)~o_zero & _mm512_cmpgt_epi32_mask(k, zero);
-            __m512i lim;
-            if (int_egl) {
-                const __m512i g = _mm512_mullo_epi32(rst, egl_i);
-                lim = _mm512_mask_blend_epi32(pos, _mm512_max_epi32(g, tb[b]), _mm512_min_epi32(g, tb[b]));
-            } else {
-                lim = gain_limit_double(rst, tb[b], pos, egl);
-            }
-            const __m512i rr = _mm512_mask_blend_epi32(limit, rst, lim);
-            store16_i16(r[b] + j, rr);
-            store16_i16(a[b] + j, _mm512_sub_epi32(tb[b], rr));
+            store16_i16(r[b] + j, rr[b]);
+            store16_i16(a[b] + j, _mm512_sub_epi32(tb[b], rr[b]));
         }
     }
+}
+
+/* true when every lane of the six bands lies in [-32768, 32767] */
+ALWAYS_INLINE bool in_int16(const __m512i o[3], const __m512i t[3])
+{
+    const __m512i bias = _mm512_set1_epi32(32768);
+    __m512i any = _mm512_setzero_si512();
+    for (int b = 0; b < 3; b++)
+        any = _mm512_or_si512(any, _mm512_or_si512(_mm512_add_epi32(o[b], bias),
+                                                   _mm512_add_epi32(t[b], bias)));
+    return !_mm512_test_epi32_mask(any, _mm512_set1_epi32((int32_t)0xffff0000));
 }
 
 /* one half (8 pixels, int64 lanes) of the scale 1..3 gain ratio k, clamped to [0, 32768] */
@@ -337,11 +359,21 @@ static void decouple123_avx512(const int32_t *const o[3], const int32_t *const t
 {
     const __m512i zero = _mm512_setzero_si512(), one15 = _mm512_set1_epi32(32768);
     const __m512i rnd64 = _mm512_set1_epi64(16384);
+    const bool int_egl = integral(egl);
     for (int j = c0; j < c1; j += 16) {
         __m512i ob[3], tb[3];
         for (int b = 0; b < 3; b++) {
             ob[b] = load16_i32(o[b] + j);
             tb[b] = load16_i32(t[b] + j);
+        }
+        if (in_int16(ob, tb)) {
+            __m512i rr[3];
+            decouple16(ob, tb, egl, int_egl, rr);
+            for (int b = 0; b < 3; b++) {
+                _mm512_storeu_si512((void *)(r[b] + j), rr[b]);
+                _mm512_storeu_si512((void *)(a[b] + j), _mm512_sub_epi32(tb[b], rr[b]));
+            }
+            continue;
         }
         unsigned angle = 0;
         for (int half = 0; half < 2; half++) {
