@@ -15,14 +15,16 @@ __global__ void adm_check(const int16_t *o16, const int16_t *t16, const int32_t 
     ls_adm_dwt0_vertical(u, 10, &lo, &hi);
     const int16_t x[4] = { lo, hi, r16[0], a16[1] };
     const int32_t y[4] = { r32[0], a32[1], r32[2], a32[2] };
-    int64_t s = ls_adm_dwt0_horizontal(ls_adm_dwt_lo, x) + ls_adm_dwt123_tap(ls_adm_dwt_hi, y, 32768, 16);
+    int64_t s =
+        ls_adm_dwt0_horizontal(ls_adm_dwt_lo, x) + ls_adm_dwt123_tap(ls_adm_dwt_hi, y, 32768, 16);
     s += ls_adm_dwt_index(i, 3, 100);
     const int16_t c0 = ls_adm_csf0(r16[2], 36453, 2);
     const int32_t c1 = ls_adm_csf123(a32[0], 137373792u);
     const int32_t f[3] = { ls_adm_flt0(c0), ls_adm_flt123(c1), ls_adm_center123(c1) };
     const int32_t m[3] = { ls_adm_center0(c0), 0, 0 };
     const int32_t thr = ls_adm_threshold(f + 1, f + 1, f + 1, m + 1, 0);
-    s += ls_adm_cm0_term(r16[0], 36453, thr, 1, 5, 16) + ls_adm_cm123_term(r32[1], 137373792u, thr, 8, 128);
+    s += ls_adm_cm0_term(r16[0], 36453, thr, 1, 5, 16) +
+         ls_adm_cm123_term(r32[1], 137373792u, thr, 8, 128);
     s += (int64_t)ls_adm_den0_term(a16[2]) + (int64_t)ls_adm_den123_term(a32[2], 31, 7, 64);
     out[i] = s;
 }

@@ -152,7 +152,11 @@ static void test_tables(const char *json_path)
     o.adm_ref_display_height = 2160;
     CHECK(!ls_adm_setup(&s, &o, 1920, 1080, NULL, 0) && s.scale[0].i16[0] != 36453,
           "rdh 2160 must use the computed factors");
-    static const struct { const char *key; int rdh; double nvd; } pairs[] = {
+    static const struct {
+        const char *key;
+        int rdh;
+        double nvd;
+    } pairs[] = {
         { "1080_3H", 1080, 3.0 }, { "1080_5H", 1080, 5.0 }, { "2160_3H", 2160, 3.0 },
         { "2160_5H", 2160, 5.0 }, { "720_3H", 720, 3.0 },   { "720_5H", 720, 5.0 },
         { "480_3H", 480, 3.0 },   { "480_5H", 480, 5.0 },   { "1080_3H", 2160, 1.5 },
@@ -193,8 +197,8 @@ static void test_quirks(void)
         CHECK(ls_adm_flt123(c) == -1, "flt123(%d) = %d, the -2^31 rounding gives -1", c,
               ls_adm_flt123(c));
     CHECK(ls_adm_center123(0) == -1 && ls_adm_center123(7) == -1 && ls_adm_center123(8) == 0,
-          "center123 with the -2^31 rounding: %d %d %d", ls_adm_center123(0),
-          ls_adm_center123(7), ls_adm_center123(8));
+          "center123 with the -2^31 rounding: %d %d %d", ls_adm_center123(0), ls_adm_center123(7),
+          ls_adm_center123(8));
     CHECK(ls_adm_flt123(30) == 0 && ls_adm_flt123(45) == 1, "flt123(30) %d, flt123(45) %d",
           ls_adm_flt123(30), ls_adm_flt123(45));
     /* the gain limit truncates toward zero in double (upstream's SIMD rounds, §11) */
@@ -204,8 +208,8 @@ static void test_quirks(void)
     CHECK(ls_adm_restore(0, 7, 5, 5, 1, 100.0) == 7, "k = 0: no limit");
     CHECK(ls_adm_restore(100, 7, 5, 5, 0, 100.0) == 7, "no angle flag: no limit");
     /* the diagonal CSF rounds with 65535, not 65536 */
-    CHECK(ls_adm_csf0(2, 32768, 2) == 0 && ls_adm_csf0(2, 32768, 0) == 2,
-          "csf0: %d %d", ls_adm_csf0(2, 32768, 2), ls_adm_csf0(2, 32768, 0));
+    CHECK(ls_adm_csf0(2, 32768, 2) == 0 && ls_adm_csf0(2, 32768, 0) == 2, "csf0: %d %d",
+          ls_adm_csf0(2, 32768, 2), ls_adm_csf0(2, 32768, 0));
     /* scale 1..3 denominator squares round with 2^sq, not 2^(sq-1) */
     CHECK(ls_adm_den123_term(1, 31, 0, 0) == 1 && ls_adm_den123_term(46341, 31, 0, 0) == 92682,
           "den123 rounding term: %" PRIu64 " %" PRIu64, ls_adm_den123_term(1, 31, 0, 0),
@@ -291,21 +295,30 @@ static int32_t band_value(int kind, bool wide)
 {
     const int32_t max = wide ? INT32_MAX : 32767, min = wide ? INT32_MIN : -32768;
     switch (kind) {
-    case 0: return rnd_range(-40, 40);
-    case 1: return wide ? rnd_range(-(1 << 22), 1 << 22) : rnd_range(-3000, 3000);
-    case 2: return rnd_range(min, max);
+    case 0:
+        return rnd_range(-40, 40);
+    case 1:
+        return wide ? rnd_range(-(1 << 22), 1 << 22) : rnd_range(-3000, 3000);
+    case 2:
+        return rnd_range(min, max);
     case 3: {
         static const int32_t pick[6] = { 0, 1, -1, 0, 0, 0 };
         const uint32_t r = rnd() % 8;
-        return r < 6 ? (r == 3 ? max : r == 4 ? min : r == 5 ? min + 1 : pick[r]) : rnd_range(min, max);
+        return r < 6 ? (r == 3   ? max
+                        : r == 4 ? min
+                        : r == 5 ? min + 1
+                                 : pick[r])
+                     : rnd_range(min, max);
     }
-    case 4: return rnd() % 16 ? 0 : rnd_range(-500, 500);
-    default: return wide ? rnd_range(-32771, 32770) : rnd_range(-32768, 32767);
+    case 4:
+        return rnd() % 16 ? 0 : rnd_range(-500, 500);
+    default:
+        return wide ? rnd_range(-32771, 32770) : rnd_range(-32768, 32767);
     }
 }
 
-static const int widths[] = { 33, 34, 35, 36, 37, 47, 64, 68, 98, 100, 136, 200, 264, 272, 520,
-                              577, 960, 1283, 1920 };
+static const int widths[] = { 33,  34,  35,  36,  37,  47,  64,  68,   98,  100,
+                              136, 200, 264, 272, 520, 577, 960, 1283, 1920 };
 enum { N_WIDTHS = sizeof(widths) / sizeof(widths[0]) };
 
 static void check_dwt0(const Variant *var)
@@ -323,8 +336,10 @@ static void check_dwt0(const Variant *var)
                 for (int k = 0; k < 4; k++) {
                     void *row = new_row(&rows, bpc == 8 ? 1 : 2, wi);
                     for (int j = 0; j < wi; j++) {
-                        uint32_t s = kind == 0 ? rnd() & max : kind == 1 ? (rnd() & 1) * max
-                                   : kind == 2 ? max : (uint32_t)(((j / 3 + k) & 1) * max);
+                        uint32_t s = kind == 0   ? rnd() & max
+                                     : kind == 1 ? (rnd() & 1) * max
+                                     : kind == 2 ? max
+                                                 : (uint32_t)(((j / 3 + k) & 1) * max);
                         if (bpc == 8)
                             ((uint8_t *)row)[j] = (uint8_t)s;
                         else
@@ -387,8 +402,8 @@ static void check_dwt123(const Variant *var)
                 ref_dsp.dwt123(in, scale, wi, d0, d1, tmp_c, ac, bc[0], bc[1], bc[2]);
                 var->dsp.dwt123(in, scale, wi, d0, d1, tmp_v, av, bv[0], bv[1], bv[2]);
                 n_cases++;
-                CHECK(!memcmp(ac, av, (size_t)w * 4), "%s dwt scale %d wi %d kind %d: approximation",
-                      var->name, scale, wi, kind);
+                CHECK(!memcmp(ac, av, (size_t)w * 4),
+                      "%s dwt scale %d wi %d kind %d: approximation", var->name, scale, wi, kind);
                 for (int b = 0; b < 3; b++)
                     CHECK(!memcmp(bc[b] + d0, bv[b] + d0, (size_t)(d1 - d0) * 4),
                           "%s dwt scale %d wi %d kind %d [%d, %d): band %d", var->name, scale, wi,
@@ -410,10 +425,19 @@ static void fill_pair(void *o, void *t, size_t elem, int w, int kind, int rel)
         const int32_t ov = band_value(kind, wide);
         int32_t tv;
         switch (rel) { /* how t relates to o */
-        case 0: tv = band_value(kind, wide); break;
-        case 1: tv = ov; break;
-        case 2: tv = wide ? (int32_t)(ov / 2 + band_value(0, true)) : (int32_t)(ov / 2 + rnd_range(-9, 9)); break;
-        default: tv = ov == INT32_MIN ? INT32_MAX : (wide ? -ov : (ov == -32768 ? 32767 : -ov)); break;
+        case 0:
+            tv = band_value(kind, wide);
+            break;
+        case 1:
+            tv = ov;
+            break;
+        case 2:
+            tv = wide ? (int32_t)(ov / 2 + band_value(0, true))
+                      : (int32_t)(ov / 2 + rnd_range(-9, 9));
+            break;
+        default:
+            tv = ov == INT32_MIN ? INT32_MAX : (wide ? -ov : (ov == -32768 ? 32767 : -ov));
+            break;
         }
         if (wide) {
             ((int32_t *)o)[j] = ov;
@@ -456,8 +480,8 @@ static void check_decouple(const Variant *var, int scale)
                 } else {
                     ref_dsp.decouple0((const int16_t *const *)o, (const int16_t *const *)t, c0, c1,
                                       egl, (int16_t *const *)rc, (int16_t *const *)ac);
-                    var->dsp.decouple0((const int16_t *const *)o, (const int16_t *const *)t, c0,
-                                       c1, egl, (int16_t *const *)rv, (int16_t *const *)av);
+                    var->dsp.decouple0((const int16_t *const *)o, (const int16_t *const *)t, c0, c1,
+                                       egl, (int16_t *const *)rv, (int16_t *const *)av);
                 }
                 n_cases++;
                 for (int b = 0; b < 3; b++) {
@@ -518,8 +542,8 @@ static void check_csf(const Variant *var, int scale)
                 n_cases++;
                 CHECK(!memcmp(fc + c0, fv + c0, (size_t)(c1 - c0) * 4) &&
                           !memcmp(mc + c0, mv + c0, (size_t)(c1 - c0) * 4),
-                      "%s csf scale %s w %d kind %d factors %d", var->name, scale ? "1..3" : "0",
-                      w, kind, which);
+                      "%s csf scale %s w %d kind %d factors %d", var->name, scale ? "1..3" : "0", w,
+                      kind, which);
                 free_rows(&rows);
             }
         }
@@ -549,8 +573,9 @@ static void check_cm(const Variant *var, int scale)
                 for (int r = 0; r < 3; r++) {
                     f[r] = new_row(&rows, 4, w);
                     for (int j = -1; j <= w; j++)
-                        f[r][j] = kind == 3 ? band_value(3, true) / 16
-                                : which == 2 ? rnd_range(-1, 2) : rnd_range(-5, scale ? 3000 : 300);
+                        f[r][j] = kind == 3    ? band_value(3, true) / 16
+                                  : which == 2 ? rnd_range(-1, 2)
+                                               : rnd_range(-5, scale ? 3000 : 300);
                 }
                 for (int j = 0; j < w; j++)
                     m[j] = which == 2 ? -3 : rnd_range(-3, scale ? 9000 : 900);
@@ -572,8 +597,8 @@ static void check_cm(const Variant *var, int scale)
                 } else {
                     ref_dsp.cm0((const int16_t *const *)src, f[0], f[1], f[2], m, j0, j1, f16, cs,
                                 cr, accc);
-                    var->dsp.cm0((const int16_t *const *)src, f[0], f[1], f[2], m, j0, j1, f16,
-                                 cs, cr, accv);
+                    var->dsp.cm0((const int16_t *const *)src, f[0], f[1], f[2], m, j0, j1, f16, cs,
+                                 cr, accv);
                 }
                 n_cases++;
                 for (int b = 0; b < 3; b++)
@@ -646,26 +671,37 @@ static void test_units(void)
     }
 }
 
-
 /* ---- through the public API ---- */
 
 enum { N_OUT = 7, N_DEBUG = 11, MAX_FRAMES = 3 };
 
 typedef struct ApiCase {
     unsigned w, h, bpc;
-    int content;          /* 0 texture + noise, 1 shifted checkerboard, 2 full-range noise, 3 flat */
+    int content; /* 0 texture + noise, 1 shifted checkerboard, 2 full-range noise, 3 flat */
     unsigned content_bits; /* sample values are (8-bit content) << (bpc - 8) when 8, else full */
     const char *opts[12];  /* key, value pairs */
     const char *suffix;    /* output-name suffix the options give */
 } ApiCase;
 
 static const char *const base_names[N_OUT + N_DEBUG] = {
-    "VMAF_integer_feature_adm2_score", "VMAF_integer_feature_aim_score",
-    "VMAF_integer_feature_adm3_score", "integer_adm_scale0", "integer_adm_scale1",
-    "integer_adm_scale2", "integer_adm_scale3", "integer_adm", "integer_adm_num",
-    "integer_adm_den", "integer_adm_num_scale0", "integer_adm_den_scale0",
-    "integer_adm_num_scale1", "integer_adm_den_scale1", "integer_adm_num_scale2",
-    "integer_adm_den_scale2", "integer_adm_num_scale3", "integer_adm_den_scale3",
+    "VMAF_integer_feature_adm2_score",
+    "VMAF_integer_feature_aim_score",
+    "VMAF_integer_feature_adm3_score",
+    "integer_adm_scale0",
+    "integer_adm_scale1",
+    "integer_adm_scale2",
+    "integer_adm_scale3",
+    "integer_adm",
+    "integer_adm_num",
+    "integer_adm_den",
+    "integer_adm_num_scale0",
+    "integer_adm_den_scale0",
+    "integer_adm_num_scale1",
+    "integer_adm_den_scale1",
+    "integer_adm_num_scale2",
+    "integer_adm_den_scale2",
+    "integer_adm_num_scale3",
+    "integer_adm_den_scale3",
 };
 static const char *const alias_names[3] = { "integer_adm2", "integer_aim", "integer_adm3" };
 
@@ -697,11 +733,18 @@ static void fill_picture(VmafPicture *pic, const ApiCase *k, unsigned f, bool di
             const unsigned noise = (unsigned)(st >> 40);
             unsigned v;
             switch (k->content) {
-            case 1: v = ((((x + (dist ? 1 : 0)) / 10) + y / 10) & 1) ? max8 : 0; break;
-            case 2: v = noise & (k->content_bits == 8 ? max8 : maxb); break;
-            case 3: v = dist ? 26 : 16; break;
+            case 1:
+                v = ((((x + (dist ? 1 : 0)) / 10) + y / 10) & 1) ? max8 : 0;
+                break;
+            case 2:
+                v = noise & (k->content_bits == 8 ? max8 : maxb);
+                break;
+            case 3:
+                v = dist ? 26 : 16;
+                break;
             default: {
-                const int base = (int)((x * 3 + y * 2 + f * 5) % 160) + (int)((x / 9 + y / 7) % 3) * 30;
+                const int base =
+                    (int)((x * 3 + y * 2 + f * 5) % 160) + (int)((x / 9 + y / 7) % 3) * 30;
                 const int d = dist ? (int)(noise % 9) - 4 : 0;
                 const int s = base + 20 + d;
                 v = (unsigned)(s < 0 ? 0 : s > 255 ? 255 : s);
@@ -725,7 +768,8 @@ static int score_adm(const ApiCase *k, uint64_t cpumask, unsigned threads, unsig
                      double out[MAX_FRAMES][N_OUT + N_DEBUG])
 {
     VmafContext *vmaf = NULL;
-    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_NONE, .n_threads = threads,
+    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_NONE,
+                              .n_threads = threads,
                               .cpumask = cpumask };
     int err = vmaf_init(&vmaf, cfg);
     if (err)
@@ -797,15 +841,36 @@ static void test_frames(void)
         { 150, 90, 8, 0, 8, { "adm_enhn_gain_limit", "1" }, "_egl_1" },
         { 150, 90, 10, 2, 10, { "adm_enhn_gain_limit", "1.3" }, "_egl_1.3" },
         { 111, 83, 8, 1, 8, { "adm_enhn_gain_limit", "2.5" }, "_egl_2.5" },
-        { 150, 90, 8, 0, 8, { "adm_csf_mode", "1", "adm_csf_scale", "0.001", "adm_csf_diag_scale", "0.0005" },
+        { 150,
+          90,
+          8,
+          0,
+          8,
+          { "adm_csf_mode", "1", "adm_csf_scale", "0.001", "adm_csf_diag_scale", "0.0005" },
           "_scfd_0.0005_csf_1_scf_0.001" },
-        { 150, 90, 8, 0, 8, { "adm_csf_mode", "2", "adm_ref_display_height", "2160", "adm_norm_view_dist", "1.5" },
+        { 150,
+          90,
+          8,
+          0,
+          8,
+          { "adm_csf_mode", "2", "adm_ref_display_height", "2160", "adm_norm_view_dist", "1.5" },
           "_csf_2_nvd_1.5_rdh_2160" },
         { 150, 90, 12, 0, 12, { "adm_csf_mode", "3", "adm_norm_view_dist", "5" }, "_csf_3_nvd_5" },
-        { 150, 90, 8, 0, 8, { "adm_csf_mode", "2", "adm_dlm_weight", "0.7", "adm_enhn_gain_limit", "1",
-                              "adm_min_val", "0.5", "adm_noise_weight", "0.02" },
+        { 150,
+          90,
+          8,
+          0,
+          8,
+          { "adm_csf_mode", "2", "adm_dlm_weight", "0.7", "adm_enhn_gain_limit", "1", "adm_min_val",
+            "0.5", "adm_noise_weight", "0.02" },
           "_csf_2_dlmw_0.7_egl_1_min_0.5_nw_0.02" },
-        { 150, 90, 8, 0, 8, { "adm_ref_display_height", "2160", "adm_norm_view_dist", "4" }, "_nvd_4_rdh_2160" },
+        { 150,
+          90,
+          8,
+          0,
+          8,
+          { "adm_ref_display_height", "2160", "adm_norm_view_dist", "4" },
+          "_nvd_4_rdh_2160" },
         { 150, 90, 8, 0, 8, { "adm_skip_scale0", "true", "debug", "true" }, "_ssz" },
         { 150, 90, 8, 0, 8, { "adm_skip_aim", "true", "debug", "true" }, NULL },
         { 150, 90, 10, 3, 10, { "adm_noise_weight", "0", "debug", "true" }, "_nw_0" },
@@ -832,7 +897,9 @@ static void test_frames(void)
                     CHECK(same_bits(v[0][f][i], v[m][f][i]),
                           "%ux%u %u-bit case %u frame %u %s: %.17g (default) != %.17g (%s)", k->w,
                           k->h, k->bpc, c, f, base_names[i], v[0][f][i], v[m][f][i],
-                          m == 1 ? "AVX2" : m == 2 ? "C" : "2 threads");
+                          m == 1   ? "AVX2"
+                          : m == 2 ? "C"
+                                   : "2 threads");
                 }
         /* option semantics, on the values themselves */
         for (unsigned f = 0; f < 2; f++) {
@@ -846,7 +913,8 @@ static void test_frames(void)
                       o[1], o[2]);
             if (k->content == 3) /* flat reference, no noise floor: den == 0 */
                 CHECK(o[9] == 0.0 && o[0] == 1.0 && o[1] == 0.0 && o[2] == 1.0,
-                      "den == 0: den %.17g adm2 %.17g aim %.17g adm3 %.17g", o[9], o[0], o[1], o[2]);
+                      "den == 0: den %.17g adm2 %.17g aim %.17g adm3 %.17g", o[9], o[0], o[1],
+                      o[2]);
             if (has_debug(k))
                 CHECK(same_bits(o[7], o[0]), "debug integer_adm != adm2");
             const double wgt = k->suffix && strstr(k->suffix, "dlmw_0.7") ? 0.7 : 0.5;
@@ -868,8 +936,8 @@ static void test_depth_identity(void)
             static const unsigned bpcs[4] = { 8, 10, 12, 16 };
             int err = 0;
             for (int b = 0; b < 4 && !err; b++) {
-                const ApiCase k = { sizes[s][0], sizes[s][1], bpcs[b], content, 8,
-                                    { "debug", "true" }, NULL };
+                const ApiCase k = { sizes[s][0], sizes[s][1],         bpcs[b], content,
+                                    8,           { "debug", "true" }, NULL };
                 err = score_adm(&k, 0, 0, 1, v[b]);
             }
             CHECK(!err, "depth identity %ux%u: error %d", sizes[s][0], sizes[s][1], err);
@@ -890,13 +958,25 @@ static void test_refusals(void)
         const char *opts[6];
         const char *text;
     } bad[] = {
-        { 32, 33, { NULL }, "frame 32x33 is too small: the 4-scale wavelet pyramid needs at least 33x33" },
+        { 32,
+          33,
+          { NULL },
+          "frame 32x33 is too small: the 4-scale wavelet pyramid needs at least 33x33" },
         { 33, 32, { NULL }, "at least 33x33" },
         { 17, 13, { NULL }, "at least 33x33" },
-        { 64, 64, { "adm_norm_view_dist", "1.5" }, "adm_norm_view_dist * adm_ref_display_height = 1.5 * 1080 is below 3 * 1080" },
+        { 64,
+          64,
+          { "adm_norm_view_dist", "1.5" },
+          "adm_norm_view_dist * adm_ref_display_height = 1.5 * 1080 is below 3 * 1080" },
         { 64, 64, { "adm_ref_display_height", "720" }, "below 3 * 1080" },
-        { 64, 64, { "adm_csf_mode", "2", "adm_norm_view_dist", "4" }, "adm_csf_mode=2 has no CSF table for adm_ref_display_height=1080, adm_norm_view_dist=4" },
-        { 64, 64, { "adm_csf_mode", "3", "adm_ref_display_height", "4320" }, "adm_csf_mode=3 has no CSF table" },
+        { 64,
+          64,
+          { "adm_csf_mode", "2", "adm_norm_view_dist", "4" },
+          "adm_csf_mode=2 has no CSF table for adm_ref_display_height=1080, adm_norm_view_dist=4" },
+        { 64,
+          64,
+          { "adm_csf_mode", "3", "adm_ref_display_height", "4320" },
+          "adm_csf_mode=3 has no CSF table" },
         { 64, 64, { "adm_csf_mode", "1" }, "adm_csf_mode=1 (Barten) with adm_csf_scale=1" },
         { 64, 64, { "adm_csf_mode", "1", "adm_csf_scale", "0.001" }, "adm_csf_diag_scale=1" },
     };
@@ -946,7 +1026,8 @@ static double bench_frames(unsigned w, unsigned h, unsigned bpc, uint64_t cpumas
     double best = 1e9;
     for (int rep = 0; rep < REPS; rep++) {
         VmafContext *vmaf = NULL;
-        VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_NONE, .n_threads = threads,
+        VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_NONE,
+                                  .n_threads = threads,
                                   .cpumask = cpumask };
         if (vmaf_init(&vmaf, cfg) || vmaf_use_feature(vmaf, "adm", NULL))
             return -1;
@@ -979,11 +1060,21 @@ static double bench_frames(unsigned w, unsigned h, unsigned bpc, uint64_t cpumas
 
 static void bench(void)
 {
-    static const struct { unsigned w, h, bpc; } sizes[] = {
-        { 1920, 1080, 8 }, { 1920, 1080, 10 }, { 3840, 2160, 8 }, { 576, 324, 8 },
+    static const struct {
+        unsigned w, h, bpc;
+    } sizes[] = {
+        { 1920, 1080, 8 },
+        { 1920, 1080, 10 },
+        { 3840, 2160, 8 },
+        { 576, 324, 8 },
     };
-    static const struct { const char *name; uint64_t mask; } levels[] = {
-        { "best", 0 }, { "avx2", LS_CPU_FLAG_AVX512 }, { "c", 255 },
+    static const struct {
+        const char *name;
+        uint64_t mask;
+    } levels[] = {
+        { "best", 0 },
+        { "avx2", LS_CPU_FLAG_AVX512 },
+        { "c", 255 },
     };
     printf("| input | SIMD | threads | ms/frame (min of 5) |\n|---|---|---|---|\n");
     for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
@@ -991,8 +1082,8 @@ static void bench(void)
             for (unsigned th = 0; th <= 2; th += 2) {
                 if (th && l)
                     continue;
-                printf("| %ux%u %u-bit | %s | %u | %.2f |\n", sizes[i].w, sizes[i].h,
-                       sizes[i].bpc, levels[l].name, th ? th : 1,
+                printf("| %ux%u %u-bit | %s | %u | %.2f |\n", sizes[i].w, sizes[i].h, sizes[i].bpc,
+                       levels[l].name, th ? th : 1,
                        bench_frames(sizes[i].w, sizes[i].h, sizes[i].bpc, levels[l].mask, th));
                 fflush(stdout);
             }

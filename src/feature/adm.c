@@ -19,45 +19,105 @@
 #include "feature/adm.h"
 
 const LsOption ls_adm_options[] = {
-    { .name = "debug", .help = "debug mode: enable additional output", .type = LS_OPT_BOOL,
-      .offset = offsetof(LsAdmOptions, debug), .def.b = false },
-    { .name = "adm_enhn_gain_limit", .alias = "egl",
+    { .name = "debug",
+      .help = "debug mode: enable additional output",
+      .type = LS_OPT_BOOL,
+      .offset = offsetof(LsAdmOptions, debug),
+      .def.b = false },
+    { .name = "adm_enhn_gain_limit",
+      .alias = "egl",
       .help = "enhancement gain imposed on adm, must be >= 1.0, where 1.0 means the gain is "
               "completely disabled",
-      .type = LS_OPT_DOUBLE, .offset = offsetof(LsAdmOptions, adm_enhn_gain_limit),
-      .def.d = 100.0, .min = 1.0, .max = 100.0, .flags = LS_OPT_FEATURE_PARAM },
-    { .name = "adm_norm_view_dist", .alias = "nvd",
+      .type = LS_OPT_DOUBLE,
+      .offset = offsetof(LsAdmOptions, adm_enhn_gain_limit),
+      .def.d = 100.0,
+      .min = 1.0,
+      .max = 100.0,
+      .flags = LS_OPT_FEATURE_PARAM },
+    { .name = "adm_norm_view_dist",
+      .alias = "nvd",
       .help = "normalized viewing distance = viewing distance / ref display's physical height",
-      .type = LS_OPT_DOUBLE, .offset = offsetof(LsAdmOptions, adm_norm_view_dist), .def.d = 3.0,
-      .min = 0.75, .max = 24.0, .flags = LS_OPT_FEATURE_PARAM },
-    { .name = "adm_ref_display_height", .alias = "rdh",
-      .help = "reference display height in pixels", .type = LS_OPT_INT,
-      .offset = offsetof(LsAdmOptions, adm_ref_display_height), .def.i = 1080, .min = 1,
-      .max = 4320, .flags = LS_OPT_FEATURE_PARAM },
-    { .name = "adm_csf_mode", .alias = "csf",
+      .type = LS_OPT_DOUBLE,
+      .offset = offsetof(LsAdmOptions, adm_norm_view_dist),
+      .def.d = 3.0,
+      .min = 0.75,
+      .max = 24.0,
+      .flags = LS_OPT_FEATURE_PARAM },
+    { .name = "adm_ref_display_height",
+      .alias = "rdh",
+      .help = "reference display height in pixels",
+      .type = LS_OPT_INT,
+      .offset = offsetof(LsAdmOptions, adm_ref_display_height),
+      .def.i = 1080,
+      .min = 1,
+      .max = 4320,
+      .flags = LS_OPT_FEATURE_PARAM },
+    { .name = "adm_csf_mode",
+      .alias = "csf",
       .help = "contrast sensitivity: 0 Watson 1997, 1 Barten, 2 Barten/Watson blend, 3 blend (MAE)",
-      .type = LS_OPT_INT, .offset = offsetof(LsAdmOptions, adm_csf_mode), .def.i = 0, .min = 0,
-      .max = 3, .flags = LS_OPT_FEATURE_PARAM },
-    { .name = "adm_csf_scale", .alias = "scf", .help = "Barten CSF scale of the h and v bands",
-      .type = LS_OPT_DOUBLE, .offset = offsetof(LsAdmOptions, adm_csf_scale), .def.d = 1.0,
-      .min = 0.0, .max = 50.0, .flags = LS_OPT_FEATURE_PARAM },
-    { .name = "adm_csf_diag_scale", .alias = "scfd", .help = "Barten CSF scale of the d band",
-      .type = LS_OPT_DOUBLE, .offset = offsetof(LsAdmOptions, adm_csf_diag_scale), .def.d = 1.0,
-      .min = 0.0, .max = 50.0, .flags = LS_OPT_FEATURE_PARAM },
-    { .name = "adm_noise_weight", .alias = "nw", .help = "noise floor weight",
-      .type = LS_OPT_DOUBLE, .offset = offsetof(LsAdmOptions, adm_noise_weight), .def.d = 0.03125,
-      .min = 0.0, .max = 1500.0, .flags = LS_OPT_FEATURE_PARAM },
-    { .name = "adm_dlm_weight", .alias = "dlmw", .help = "weight of adm2 (DLM) in adm3",
-      .type = LS_OPT_DOUBLE, .offset = offsetof(LsAdmOptions, adm_dlm_weight), .def.d = 0.5,
-      .min = 0.0, .max = 1.0, .flags = LS_OPT_FEATURE_PARAM },
-    { .name = "adm_min_val", .alias = "min", .help = "lower bound of adm3", .type = LS_OPT_DOUBLE,
-      .offset = offsetof(LsAdmOptions, adm_min_val), .def.d = 0.0, .min = 0.0, .max = 1.0,
+      .type = LS_OPT_INT,
+      .offset = offsetof(LsAdmOptions, adm_csf_mode),
+      .def.i = 0,
+      .min = 0,
+      .max = 3,
       .flags = LS_OPT_FEATURE_PARAM },
-    { .name = "adm_skip_scale0", .alias = "ssz", .help = "skip scale 0 (its score is 0)",
-      .type = LS_OPT_BOOL, .offset = offsetof(LsAdmOptions, adm_skip_scale0), .def.b = false,
+    { .name = "adm_csf_scale",
+      .alias = "scf",
+      .help = "Barten CSF scale of the h and v bands",
+      .type = LS_OPT_DOUBLE,
+      .offset = offsetof(LsAdmOptions, adm_csf_scale),
+      .def.d = 1.0,
+      .min = 0.0,
+      .max = 50.0,
       .flags = LS_OPT_FEATURE_PARAM },
-    { .name = "adm_skip_aim", .help = "skip the AIM computation (aim is 0)", .type = LS_OPT_BOOL,
-      .offset = offsetof(LsAdmOptions, adm_skip_aim), .def.b = false },
+    { .name = "adm_csf_diag_scale",
+      .alias = "scfd",
+      .help = "Barten CSF scale of the d band",
+      .type = LS_OPT_DOUBLE,
+      .offset = offsetof(LsAdmOptions, adm_csf_diag_scale),
+      .def.d = 1.0,
+      .min = 0.0,
+      .max = 50.0,
+      .flags = LS_OPT_FEATURE_PARAM },
+    { .name = "adm_noise_weight",
+      .alias = "nw",
+      .help = "noise floor weight",
+      .type = LS_OPT_DOUBLE,
+      .offset = offsetof(LsAdmOptions, adm_noise_weight),
+      .def.d = 0.03125,
+      .min = 0.0,
+      .max = 1500.0,
+      .flags = LS_OPT_FEATURE_PARAM },
+    { .name = "adm_dlm_weight",
+      .alias = "dlmw",
+      .help = "weight of adm2 (DLM) in adm3",
+      .type = LS_OPT_DOUBLE,
+      .offset = offsetof(LsAdmOptions, adm_dlm_weight),
+      .def.d = 0.5,
+      .min = 0.0,
+      .max = 1.0,
+      .flags = LS_OPT_FEATURE_PARAM },
+    { .name = "adm_min_val",
+      .alias = "min",
+      .help = "lower bound of adm3",
+      .type = LS_OPT_DOUBLE,
+      .offset = offsetof(LsAdmOptions, adm_min_val),
+      .def.d = 0.0,
+      .min = 0.0,
+      .max = 1.0,
+      .flags = LS_OPT_FEATURE_PARAM },
+    { .name = "adm_skip_scale0",
+      .alias = "ssz",
+      .help = "skip scale 0 (its score is 0)",
+      .type = LS_OPT_BOOL,
+      .offset = offsetof(LsAdmOptions, adm_skip_scale0),
+      .def.b = false,
+      .flags = LS_OPT_FEATURE_PARAM },
+    { .name = "adm_skip_aim",
+      .help = "skip the AIM computation (aim is 0)",
+      .type = LS_OPT_BOOL,
+      .offset = offsetof(LsAdmOptions, adm_skip_aim),
+      .def.b = false },
     { 0 },
 };
 
@@ -78,8 +138,7 @@ static float watson_quant_step(int lambda, int theta, double nvd, int rdh)
 {
     const float r = (float)(nvd * rdh * LS_ADM_PI / 180.0);
     const float temp = (float)log10(pow(2.0, lambda + 1) * watson_f0 * watson_g[theta] / r);
-    return (float)(2.0 * watson_a * pow(10.0, watson_k * temp * temp) /
-                   watson_amp[lambda][theta]);
+    return (float)(2.0 * watson_a * pow(10.0, watson_k * temp * temp) / watson_amp[lambda][theta]);
 }
 
 /* Barten CSF at 100 cd/m² (adm.md §6.4). */
@@ -93,8 +152,8 @@ static const float barten_p[6][5] = {
     { 1.46213f, 0.394533f, 2.7755f, 1.16577f, 7.45665f },
 };
 static const float barten_sa[4] = { 30.162f, 4.0627f, 1.6596f, 0.2712f };
-static const float barten_mtf_a[4] = { 0.42483859630129f, 0.57243510393648f,
-                                       0.000167576239164937f, 0.00255872352306433f };
+static const float barten_mtf_a[4] = { 0.42483859630129f, 0.57243510393648f, 0.000167576239164937f,
+                                       0.00255872352306433f };
 static const float barten_mtf_b[4] = { 0.028f, 0.37f, 37.0f, 360.0f };
 
 static float lerp(float x0, float y0, float x1, float y1, float x)
@@ -121,8 +180,8 @@ static float barten_csf(int lambda, double nvd, int rdh, double scale)
     float mtf = 0.0f;
     for (int q = 0; q < 4; q++)
         mtf = (float)(mtf + barten_mtf_a[q] * exp(-(barten_mtf_b[q] * sf)));
-    const float rod = (float)(barten_sa[0] * pow(pow(barten_sa[1] / lum, barten_sa[2]) + 1,
-                                                 -barten_sa[3]));
+    const float rod =
+        (float)(barten_sa[0] * pow(pow(barten_sa[1] / lum, barten_sa[2]) + 1, -barten_sa[3]));
     return (float)(((csf * mtf) * rod) * scale);
 }
 
@@ -134,30 +193,53 @@ typedef struct BlendRow {
 } BlendRow;
 
 static const BlendRow blend_rows[] = {
-    { 1080, 3.0,
-      { { 0.01183f, 0.025026f, 0.04295f, 0.058621f }, { 0.004302f, 0.011778f, 0.023918f, 0.035901f } },
-      { { 0.011249f, 0.022606f, 0.03593f, 0.045673f }, { 0.004097f, 0.010921f, 0.02143f, 0.031313f } } },
-    { 1080, 5.0,
-      { { 0.004212f, 0.014809f, 0.029642f, 0.047464f }, { 0.000984f, 0.005852f, 0.0146f, 0.027574f } },
-      { { 0.004052f, 0.013939f, 0.026298f, 0.038833f }, { 0.000927f, 0.005544f, 0.013415f, 0.024515f } } },
-    { 2160, 3.0,
-      { { 0.00226f, 0.01183f, 0.025026f, 0.04295f }, { 0.000479f, 0.004302f, 0.011778f, 0.023918f } },
-      { { 0.002166f, 0.011249f, 0.022606f, 0.03593f }, { 0.000447f, 0.004097f, 0.010921f, 0.02143f } } },
-    { 2160, 5.0,
+    { 1080,
+      3.0,
+      { { 0.01183f, 0.025026f, 0.04295f, 0.058621f },
+        { 0.004302f, 0.011778f, 0.023918f, 0.035901f } },
+      { { 0.011249f, 0.022606f, 0.03593f, 0.045673f },
+        { 0.004097f, 0.010921f, 0.02143f, 0.031313f } } },
+    { 1080,
+      5.0,
+      { { 0.004212f, 0.014809f, 0.029642f, 0.047464f },
+        { 0.000984f, 0.005852f, 0.0146f, 0.027574f } },
+      { { 0.004052f, 0.013939f, 0.026298f, 0.038833f },
+        { 0.000927f, 0.005544f, 0.013415f, 0.024515f } } },
+    { 2160,
+      3.0,
+      { { 0.00226f, 0.01183f, 0.025026f, 0.04295f },
+        { 0.000479f, 0.004302f, 0.011778f, 0.023918f } },
+      { { 0.002166f, 0.011249f, 0.022606f, 0.03593f },
+        { 0.000447f, 0.004097f, 0.010921f, 0.02143f } } },
+    { 2160,
+      5.0,
       { { 9.2e-05f, 0.004212f, 0.014809f, 0.029642f }, { 5e-05f, 0.000984f, 0.005852f, 0.0146f } },
-      { { 7.7e-05f, 0.004052f, 0.013939f, 0.026298f }, { 4.5e-05f, 0.000927f, 0.005544f, 0.013415f } } },
-    { 720, 3.0,
-      { { 0.018715f, 0.035637f, 0.052798f, 0.061509f }, { 0.007999f, 0.018396f, 0.031851f, 0.037718f } },
-      { { 0.017329f, 0.03087f, 0.042134f, 0.04741f }, { 0.007509f, 0.016707f, 0.028072f, 0.032722f } } },
-    { 720, 5.0,
-      { { 0.010144f, 0.022561f, 0.040309f, 0.05672f }, { 0.003463f, 0.010282f, 0.021839f, 0.034641f } },
-      { { 0.009689f, 0.020577f, 0.034162f, 0.044523f }, { 0.003302f, 0.009579f, 0.019661f, 0.030318f } } },
-    { 480, 3.0,
-      { { 0.027961f, 0.045875f, 0.060275f, 0.056234f }, { 0.013572f, 0.026277f, 0.036959f, 0.034511f } },
-      { { 0.024969f, 0.037825f, 0.046676f, 0.043974f }, { 0.012511f, 0.023424f, 0.032139f, 0.030166f } } },
-    { 480, 5.0,
-      { { 0.016781f, 0.032822f, 0.05032f, 0.061594f }, { 0.00691f, 0.016545f, 0.029917f, 0.037777f } },
-      { { 0.015665f, 0.028766f, 0.040612f, 0.047483f }, { 0.006514f, 0.015107f, 0.026476f, 0.032776f } } },
+      { { 7.7e-05f, 0.004052f, 0.013939f, 0.026298f },
+        { 4.5e-05f, 0.000927f, 0.005544f, 0.013415f } } },
+    { 720,
+      3.0,
+      { { 0.018715f, 0.035637f, 0.052798f, 0.061509f },
+        { 0.007999f, 0.018396f, 0.031851f, 0.037718f } },
+      { { 0.017329f, 0.03087f, 0.042134f, 0.04741f },
+        { 0.007509f, 0.016707f, 0.028072f, 0.032722f } } },
+    { 720,
+      5.0,
+      { { 0.010144f, 0.022561f, 0.040309f, 0.05672f },
+        { 0.003463f, 0.010282f, 0.021839f, 0.034641f } },
+      { { 0.009689f, 0.020577f, 0.034162f, 0.044523f },
+        { 0.003302f, 0.009579f, 0.019661f, 0.030318f } } },
+    { 480,
+      3.0,
+      { { 0.027961f, 0.045875f, 0.060275f, 0.056234f },
+        { 0.013572f, 0.026277f, 0.036959f, 0.034511f } },
+      { { 0.024969f, 0.037825f, 0.046676f, 0.043974f },
+        { 0.012511f, 0.023424f, 0.032139f, 0.030166f } } },
+    { 480,
+      5.0,
+      { { 0.016781f, 0.032822f, 0.05032f, 0.061594f },
+        { 0.00691f, 0.016545f, 0.029917f, 0.037777f } },
+      { { 0.015665f, 0.028766f, 0.040612f, 0.047483f },
+        { 0.006514f, 0.015107f, 0.026476f, 0.032776f } } },
 };
 
 static const BlendRow *blend_row(int rdh, double nvd)
@@ -233,11 +315,12 @@ int ls_adm_setup(LsAdmSetup *s, const LsAdmOptions *o, int w, int h, char *err, 
                            "frequencies",
                            nvd, rdh);
     if ((o->adm_csf_mode == 2 || o->adm_csf_mode == 3) && !blend_row(rdh, nvd))
-        return setup_error(err, err_len,
-                           "adm: adm_csf_mode=%d has no CSF table for adm_ref_display_height=%d, "
-                           "adm_norm_view_dist=%g (tables usable here: 1080 at 3 and 5, 2160 at 1.5, 3 "
-                           "and 5, 720 at 5)",
-                           o->adm_csf_mode, rdh, nvd);
+        return setup_error(
+            err, err_len,
+            "adm: adm_csf_mode=%d has no CSF table for adm_ref_display_height=%d, "
+            "adm_norm_view_dist=%g (tables usable here: 1080 at 3 and 5, 2160 at 1.5, 3 "
+            "and 5, 720 at 5)",
+            o->adm_csf_mode, rdh, nvd);
     s->w = w;
     s->h = h;
     s->numden_limit = (1e-10 * (double)(w * h)) / (1920.0 * 1080.0);
@@ -288,8 +371,8 @@ int ls_adm_setup(LsAdmSetup *s, const LsAdmOptions *o, int w, int h, char *err, 
             sc->cm_rs = ceil_log2_u32((double)sc->h);
             for (int b = 0; b < 3; b++) {
                 sc->cm_cr[b] = half_pow2(sc->cm_cs[b]);
-                sc->cm_div[b] = pow(2, (double)(uint32_t)((b == 2 ? 57 : 52) - sc->cm_cs[b] -
-                                                          sc->cm_rs));
+                sc->cm_div[b] =
+                    pow(2, (double)(uint32_t)((b == 2 ? 57 : 52) - sc->cm_cs[b] - sc->cm_rs));
             }
             int sa = (int)ceil(log2((double)sc->area) - 20);
             sa = sa > 0 ? sa : 0;
@@ -332,8 +415,8 @@ float ls_adm_scale_num(const LsAdmScale *sc, int scale, const int64_t acc[3], do
     const float nf = noise_floor(sc, noise_weight);
     float n[3];
     for (int b = 0; b < 3; b++) {
-        const float fa = scale == 0 ? (float)((double)acc[b] / sc->cm_div[b])
-                                    : (float)acc[b] / sc->cm_fs;
+        const float fa =
+            scale == 0 ? (float)((double)acc[b] / sc->cm_div[b]) : (float)acc[b] / sc->cm_fs;
         n[b] = powf(fa, 1.0f / 3.0f) + nf;
     }
     return (n[0] + n[1]) + n[2];
@@ -389,7 +472,11 @@ void ls_adm_scores(const LsAdmSetup *s, const LsAdmOptions *o, const LsAdmScaleS
 
 /* ---- the extractor ---- */
 
-enum { IN_RING = 8, ROW_RING = 4, PAD = 64 }; /* PAD: samples before and after each row for mapped columns and vector tails */
+enum {
+    IN_RING = 8,
+    ROW_RING = 4,
+    PAD = 64
+}; /* PAD: samples before and after each row for mapped columns and vector tails */
 
 /* Scratch blocks of finished calls, reused by the next ones: a frame needs a few hundred KB,
  * which malloc would map and unmap on every call. Each call owns its block exclusively. */
@@ -414,11 +501,11 @@ typedef struct AdmPriv {
 typedef struct Stage {
     const LsAdmScale *sc;
     int scale;
-    size_t elem;            /* bytes per band sample */
-    int next_out;           /* next DWT output row */
-    int next_cm;            /* next numerator row */
-    int32_t *in[2][IN_RING];          /* scales 1..3: input rows (previous A), ref and dist */
-    void *band[2][3];                 /* this row's details, ref and dist */
+    size_t elem;             /* bytes per band sample */
+    int next_out;            /* next DWT output row */
+    int next_cm;             /* next numerator row */
+    int32_t *in[2][IN_RING]; /* scales 1..3: input rows (previous A), ref and dist */
+    void *band[2][3];        /* this row's details, ref and dist */
     void *r[ROW_RING][3], *a[ROW_RING][3];
     int32_t *f_dlm[ROW_RING], *m_dlm[ROW_RING], *f_aim[ROW_RING], *m_aim[ROW_RING];
     void *tmp;
@@ -460,7 +547,7 @@ static void score_row(Frame *fr, Stage *st, int i)
                      sc->cm_cr[0], inner);
     }
     for (int b = 0; b < 3; b++)
-        st->sums.num[b] += (inner[b] + sc->cm_rr) >> sc->cm_rs;
+        st->sums.num[b] = ls_adm_add_row(st->sums.num[b], inner[b], sc->cm_rr, sc->cm_rs);
     if (!fr->do_aim)
         return;
     if (st->scale == 0) {
@@ -473,7 +560,7 @@ static void score_row(Frame *fr, Stage *st, int i)
                      sc->cm_cr[0], inner);
     }
     for (int b = 0; b < 3; b++)
-        st->sums.aim[b] += (inner[b] + sc->cm_rr) >> sc->cm_rs;
+        st->sums.aim[b] = ls_adm_add_row(st->sums.aim[b], inner[b], sc->cm_rr, sc->cm_rs);
 }
 
 /* Decouples row i of the details, adds its denominator, filters both CSF bands. */
@@ -491,10 +578,11 @@ static void analyse_row(Frame *fr, Stage *st, int i)
             uint64_t inner[3];
             p->dsp.den0(o, sc->L, sc->R, inner);
             for (int b = 0; b < 3; b++)
-                st->sums.den[b] += (inner[b] + sc->den_rr) >> sc->den_rs;
+                st->sums.den[b] =
+                    ls_adm_add_row_u(st->sums.den[b], inner[b], sc->den_rr, sc->den_rs);
         }
-        p->dsp.csf0((const int16_t *const *)st->a[slot], sc->c0, sc->c1, sc->i16,
-                    st->f_dlm[slot], st->m_dlm[slot]);
+        p->dsp.csf0((const int16_t *const *)st->a[slot], sc->c0, sc->c1, sc->i16, st->f_dlm[slot],
+                    st->m_dlm[slot]);
         if (fr->do_aim)
             p->dsp.csf0((const int16_t *const *)st->r[slot], sc->c0, sc->c1, sc->i16,
                         st->f_aim[slot], st->m_aim[slot]);
@@ -507,10 +595,11 @@ static void analyse_row(Frame *fr, Stage *st, int i)
             uint64_t inner[3];
             p->dsp.den123(o, sc->L, sc->R, sc->den_sq, sc->den_cs, sc->den_cr, inner);
             for (int b = 0; b < 3; b++)
-                st->sums.den[b] += (inner[b] + sc->den_rr) >> sc->den_rs;
+                st->sums.den[b] =
+                    ls_adm_add_row_u(st->sums.den[b], inner[b], sc->den_rr, sc->den_rs);
         }
-        p->dsp.csf123((const int32_t *const *)st->a[slot], sc->c0, sc->c1, sc->i32,
-                      st->f_dlm[slot], st->m_dlm[slot]);
+        p->dsp.csf123((const int32_t *const *)st->a[slot], sc->c0, sc->c1, sc->i32, st->f_dlm[slot],
+                      st->m_dlm[slot]);
         if (fr->do_aim)
             p->dsp.csf123((const int32_t *const *)st->r[slot], sc->c0, sc->c1, sc->i32,
                           st->f_aim[slot], st->m_aim[slot]);
@@ -676,8 +765,8 @@ static void scratch_give(const AdmPriv *p, void *mem)
     free(mem);
 }
 
-static int adm_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *dist,
-                       unsigned index, LsCollector *fc)
+static int adm_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *dist, unsigned index,
+                       LsCollector *fc)
 {
     const AdmPriv *p = fex->priv;
     Frame fr;
@@ -770,9 +859,14 @@ static void adm_close(LsFex *fex)
 }
 
 static const char *const adm_provided[] = {
-    "VMAF_integer_feature_adm2_score", "VMAF_integer_feature_aim_score",
-    "VMAF_integer_feature_adm3_score", "integer_adm_scale0", "integer_adm_scale1",
-    "integer_adm_scale2", "integer_adm_scale3", NULL,
+    "VMAF_integer_feature_adm2_score",
+    "VMAF_integer_feature_aim_score",
+    "VMAF_integer_feature_adm3_score",
+    "integer_adm_scale0",
+    "integer_adm_scale1",
+    "integer_adm_scale2",
+    "integer_adm_scale3",
+    NULL,
 };
 
 const LsExtractor ls_fex_adm = {

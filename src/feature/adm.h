@@ -206,9 +206,12 @@ LS_HD static inline void ls_adm_decouple0(const int16_t o[3], const int16_t t[3]
 LS_HD static inline void ls_adm_decouple123(const int32_t o[3], const int32_t t[3], double egl,
                                             int32_t r[3], int32_t a[3])
 {
-    const int64_t ot = (int64_t)((uint64_t)((int64_t)o[0] * t[0]) + (uint64_t)((int64_t)o[1] * t[1]));
-    const int64_t oo = (int64_t)((uint64_t)((int64_t)o[0] * o[0]) + (uint64_t)((int64_t)o[1] * o[1]));
-    const int64_t tt = (int64_t)((uint64_t)((int64_t)t[0] * t[0]) + (uint64_t)((int64_t)t[1] * t[1]));
+    const int64_t ot =
+        (int64_t)((uint64_t)((int64_t)o[0] * t[0]) + (uint64_t)((int64_t)o[1] * t[1]));
+    const int64_t oo =
+        (int64_t)((uint64_t)((int64_t)o[0] * o[0]) + (uint64_t)((int64_t)o[1] * o[1]));
+    const int64_t tt =
+        (int64_t)((uint64_t)((int64_t)t[0] * t[0]) + (uint64_t)((int64_t)t[1] * t[1]));
     const int angle = ls_adm_angle_flag(ot, oo, tt);
     for (int b = 0; b < 3; b++) {
         const int64_t k = ls_adm_clamp64(ls_adm_gain123(o[b], t[b]), 0, 32768);
@@ -270,11 +273,11 @@ LS_HD static inline int64_t ls_adm_cm0_term(int16_t src, uint16_t factor, int32_
                                             uint32_t cs, uint32_t cr)
 {
     const int32_t x0 = (int32_t)factor * src;
-    int32_t x = (int32_t)((uint32_t)(x0 < 0 ? -x0 : x0) -
-                          ((uint32_t)thr << ls_adm_cm0_thr_shift[b]));
+    int32_t x =
+        (int32_t)((uint32_t)(x0 < 0 ? -x0 : x0) - ((uint32_t)thr << ls_adm_cm0_thr_shift[b]));
     x = x < 0 ? 0 : x;
-    const int32_t x2 = ls_adm_wrap32(((int64_t)x * x + ls_adm_cm0_sq_round[b]) >>
-                                     ls_adm_cm0_sq_shift[b]);
+    const int32_t x2 =
+        ls_adm_wrap32(((int64_t)x * x + ls_adm_cm0_sq_round[b]) >> ls_adm_cm0_sq_shift[b]);
     return ((int64_t)x2 * x + cr) >> cs;
 }
 
@@ -300,6 +303,20 @@ LS_HD static inline uint64_t ls_adm_den123_term(int32_t b, int sq, uint32_t sc, 
 {
     const uint64_t m = b < 0 ? 0u - (uint32_t)b : (uint32_t)b;
     return ((((m * m + ((uint64_t)1 << sq)) >> sq) * m) + rc) >> sc;
+}
+
+/* ---- per-row accumulation (adm.md §7, §8.2): each row's inner sum is rounded and shifted before
+ * it joins the scale's accumulator; 64-bit wrap as the reference's int64/uint64 sums ---- */
+
+LS_HD static inline int64_t ls_adm_add_row(int64_t acc, int64_t inner, uint32_t rr, uint32_t rs)
+{
+    const int64_t row = (int64_t)((uint64_t)inner + rr) >> rs;
+    return (int64_t)((uint64_t)acc + (uint64_t)row);
+}
+LS_HD static inline uint64_t ls_adm_add_row_u(uint64_t acc, uint64_t inner, uint32_t rr,
+                                              uint32_t rs)
+{
+    return acc + ((inner + rr) >> rs);
 }
 
 /* ---- host: options, per-scale constants, the float steps ---- */
@@ -331,23 +348,23 @@ enum { LS_ADM_SCALES = 4, LS_ADM_MIN_SIZE = 33 };
 
 /* Everything a scale needs besides the pixels, fixed by the frame size and the options. */
 typedef struct LsAdmScale {
-    int wi, hi;          /* input size */
-    int w, h;            /* band size */
-    int L, T, R, B;      /* numerator/denominator region [L, R) x [T, B) (adm.md §7) */
-    int c0, c1, r0, r1;  /* rows/columns decoupled and CSF-filtered: the region and its neighbours */
-    float f_hv, f_d;     /* CSF factors of the h/v and d bands */
-    uint16_t i16[3];     /* scale 0 fixed-point factors h, v, d */
-    uint32_t i32[3];     /* scale 1..3 fixed-point factors h, v, d */
+    int wi, hi;         /* input size */
+    int w, h;           /* band size */
+    int L, T, R, B;     /* numerator/denominator region [L, R) x [T, B) (adm.md §7) */
+    int c0, c1, r0, r1; /* rows/columns decoupled and CSF-filtered: the region and its neighbours */
+    float f_hv, f_d;    /* CSF factors of the h/v and d bands */
+    uint16_t i16[3];    /* scale 0 fixed-point factors h, v, d */
+    uint32_t i32[3];    /* scale 1..3 fixed-point factors h, v, d */
     /* numerator */
     uint32_t cm_cs[3], cm_cr[3]; /* per-term shift and rounding per band */
     uint32_t cm_rs, cm_rr;       /* row shift and rounding */
     double cm_div[3];            /* scale 0: 2^(52|57 - cs - rs) */
     float cm_fs;                 /* scales 1..3: (float)2^(E - cs - rs) */
     /* denominator */
-    int den_sq;                  /* scales 1..3 square shift */
-    uint32_t den_cs, den_cr;     /* scales 1..3 per-term shift and rounding */
-    uint32_t den_rs, den_rr;     /* row shift and rounding (scale 0: rr 0 when rs 0) */
-    double den_div;              /* 2^(18 - rs) (scale 0), 2^(CV - rs - cs) (scales 1..3) */
+    int den_sq;              /* scales 1..3 square shift */
+    uint32_t den_cs, den_cr; /* scales 1..3 per-term shift and rounding */
+    uint32_t den_rs, den_rr; /* row shift and rounding (scale 0: rr 0 when rs 0) */
+    double den_div;          /* 2^(18 - rs) (scale 0), 2^(CV - rs - cs) (scales 1..3) */
     int area;
 } LsAdmScale;
 
@@ -366,7 +383,7 @@ typedef struct LsAdmScaleSums {
 
 typedef struct LsAdmScores {
     double adm2, aim, adm3;
-    double num, den;          /* after the numden limit */
+    double num, den; /* after the numden limit */
     double num_s[LS_ADM_SCALES], den_s[LS_ADM_SCALES];
     double scale[LS_ADM_SCALES];
 } LsAdmScores;
@@ -404,18 +421,17 @@ typedef void (*LsAdmDecouple123Fn)(const int32_t *const o[3], const int32_t *con
 /* CSF of columns [c0, c1): f[j] = Σθ flt_θ, m[j] = Σθ center_θ (int32, 32-bit wrap). */
 typedef void (*LsAdmCsf0Fn)(const int16_t *const x[3], int c0, int c1, const uint16_t factor[3],
                             int32_t *f, int32_t *m);
-typedef void (*LsAdmCsf123Fn)(const int32_t *const x[3], int c0, int c1,
-                              const uint32_t factor[3], int32_t *f, int32_t *m);
+typedef void (*LsAdmCsf123Fn)(const int32_t *const x[3], int c0, int c1, const uint32_t factor[3],
+                              int32_t *f, int32_t *m);
 /* Numerator of one row over columns [j0, j1): acc[b] = Σ term (before the row shift). f_up,
  * f_mid, f_down: F rows i-1, i, i+1 (mapped), readable at j0 - 1 .. j1; m: M of row i. */
 typedef void (*LsAdmCm0Fn)(const int16_t *const src[3], const int32_t *f_up, const int32_t *f_mid,
                            const int32_t *f_down, const int32_t *m, int j0, int j1,
                            const uint16_t factor[3], const uint32_t cs[3], const uint32_t cr[3],
                            int64_t acc[3]);
-typedef void (*LsAdmCm123Fn)(const int32_t *const src[3], const int32_t *f_up,
-                             const int32_t *f_mid, const int32_t *f_down, const int32_t *m, int j0,
-                             int j1, const uint32_t factor[3], uint32_t cs, uint32_t cr,
-                             int64_t acc[3]);
+typedef void (*LsAdmCm123Fn)(const int32_t *const src[3], const int32_t *f_up, const int32_t *f_mid,
+                             const int32_t *f_down, const int32_t *m, int j0, int j1,
+                             const uint32_t factor[3], uint32_t cs, uint32_t cr, int64_t acc[3]);
 /* Denominator of one row over [j0, j1): acc[b] = Σ term (before the row shift). */
 typedef void (*LsAdmDen0Fn)(const int16_t *const b[3], int j0, int j1, uint64_t acc[3]);
 typedef void (*LsAdmDen123Fn)(const int32_t *const b[3], int j0, int j1, int sq, uint32_t cs,

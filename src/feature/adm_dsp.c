@@ -125,9 +125,8 @@ static void csf123_c(const int32_t *const x[3], int c0, int c1, const uint32_t f
 }
 
 static void cm0_c(const int16_t *const src[3], const int32_t *f_up, const int32_t *f_mid,
-                  const int32_t *f_down, const int32_t *m, int j0, int j1,
-                  const uint16_t factor[3], const uint32_t cs[3], const uint32_t cr[3],
-                  int64_t acc[3])
+                  const int32_t *f_down, const int32_t *m, int j0, int j1, const uint16_t factor[3],
+                  const uint32_t cs[3], const uint32_t cr[3], int64_t acc[3])
 {
     uint64_t s[3] = { 0, 0, 0 };
     for (int j = j0; j < j1; j++) {
@@ -163,8 +162,8 @@ static void den0_c(const int16_t *const band[3], int j0, int j1, uint64_t acc[3]
     }
 }
 
-static void den123_c(const int32_t *const band[3], int j0, int j1, int sq, uint32_t cs,
-                     uint32_t cr, uint64_t acc[3])
+static void den123_c(const int32_t *const band[3], int j0, int j1, int sq, uint32_t cs, uint32_t cr,
+                     uint64_t acc[3])
 {
     for (int b = 0; b < 3; b++) {
         uint64_t s = 0;

@@ -72,21 +72,21 @@ static void pad_row32(int32_t *x, int n)
  * enter madd as u - 32768: the offset and the low-pass DC term fold into one constant, and the
  * int32 wrap of 16-bit input is the reference's. */
 static void vertical0_avx2(const void *const rows[4], int bpc, int c0, int c1, bool high_pass,
-                          int16_t *out)
+                           int16_t *out)
 {
     const uint32_t r = 1u << (bpc - 1);
     const __m256i f01 = high_pass ? pair16(-4240, -7345) : pair16(15826, 27411);
     const __m256i f23 = high_pass ? pair16(27411, -15826) : pair16(7345, -4240);
-    const __m256i k = _mm256_set1_epi32(
-        (int32_t)(high_pass ? r : (uint32_t)LS_ADM_LO_SUM * (32768u - r) + r));
+    const __m256i k =
+        _mm256_set1_epi32((int32_t)(high_pass ? r : (uint32_t)LS_ADM_LO_SUM * (32768u - r) + r));
     const __m128i shift = _mm_cvtsi32_si128(bpc);
     const __m256i flip = _mm256_set1_epi16((int16_t)0x8000);
     int j = c0;
     for (; j + 16 <= c1; j += 16) {
         __m256i u[4];
         for (int t = 0; t < 4; t++) {
-            u[t] = bpc == 8 ? _mm256_cvtepu8_epi16(_mm_loadu_si128(
-                                  (const __m128i *)((const uint8_t *)rows[t] + j)))
+            u[t] = bpc == 8 ? _mm256_cvtepu8_epi16(
+                                  _mm_loadu_si128((const __m128i *)((const uint8_t *)rows[t] + j)))
                             : _mm256_loadu_si256((const __m256i *)((const uint16_t *)rows[t] + j));
             u[t] = _mm256_xor_si256(u[t], flip);
         }
@@ -133,7 +133,8 @@ static void dwt0_avx2(const void *const rows[4], int bpc, int wi, int d0, int d1
             const __m256i x2 = _mm256_loadu_si256((const __m256i *)(lo + 2 * j + 1));
             const __m256i s =
                 _mm256_add_epi32(_mm256_madd_epi16(x1, flo01), _mm256_madd_epi16(x2, flo23));
-            _mm256_storeu_si256((__m256i *)(a + j), _mm256_srai_epi32(_mm256_add_epi32(s, rnd), 16));
+            _mm256_storeu_si256((__m256i *)(a + j),
+                                _mm256_srai_epi32(_mm256_add_epi32(s, rnd), 16));
         }
     }
     if (!h)
@@ -158,9 +159,9 @@ static void dwt0_avx2(const void *const rows[4], int bpc, int wi, int d0, int d1
         }
         int16_t *const dst[3] = { h, v, d };
         for (int b = 0; b < 3; b++)
-            _mm256_storeu_si256((__m256i *)(dst[b] + j),
-                                _mm256_permute4x64_epi64(_mm256_packs_epi32(out[b][0], out[b][1]),
-                                                         0xD8));
+            _mm256_storeu_si256(
+                (__m256i *)(dst[b] + j),
+                _mm256_permute4x64_epi64(_mm256_packs_epi32(out[b][0], out[b][1]), 0xD8));
     }
 }
 
@@ -270,7 +271,8 @@ ALWAYS_INLINE __m256i angle_flag8(__m256 ot, __m256 oo, __m256 tt)
         const __m128 o2 = half ? _mm256_extractf128_ps(oo, 1) : _mm256_castps256_ps128(oo);
         const __m128 o3 = half ? _mm256_extractf128_ps(tt, 1) : _mm256_castps256_ps128(tt);
         const __m256d dp = _mm256_cvtps_pd(o1);
-        const __m256d rhs = _mm256_mul_pd(_mm256_mul_pd(c, _mm256_cvtps_pd(o2)), _mm256_cvtps_pd(o3));
+        const __m256d rhs =
+            _mm256_mul_pd(_mm256_mul_pd(c, _mm256_cvtps_pd(o2)), _mm256_cvtps_pd(o3));
         ge[half] = _mm256_cmp_pd(_mm256_mul_pd(dp, dp), rhs, _CMP_GE_OQ);
     }
     const __m256i big = gather_low_halves(_mm256_castpd_si256(ge[0]), _mm256_castpd_si256(ge[1]));
@@ -318,8 +320,9 @@ ALWAYS_INLINE void decouple8(const __m256i o[3], const __m256i t[3], double egl,
         const __m256i ts = _mm256_sign_epi32(tb, ob);
         __m256i k = _mm256_mullo_epi32(_mm256_srli_epi32(div, 15), ts);
         k = _mm256_add_epi32(
-            k, _mm256_srai_epi32(
-                   _mm256_add_epi32(_mm256_mullo_epi32(_mm256_and_si256(div, low15), ts), rnd), 15));
+            k,
+            _mm256_srai_epi32(
+                _mm256_add_epi32(_mm256_mullo_epi32(_mm256_and_si256(div, low15), ts), rnd), 15));
         k = _mm256_min_epi32(_mm256_max_epi32(k, zero), one15);
         const __m256i o_zero = _mm256_cmpeq_epi32(ob, zero);
         k = _mm256_blendv_epi8(k, one15, o_zero);
@@ -353,7 +356,8 @@ static void decouple0_avx2(const int16_t *const o[3], const int16_t *const t[3],
         decouple8(ob, tb, egl, int_egl, rr);
         for (int b = 0; b < 3; b++) {
             _mm_storeu_si128((__m128i *)(r[b] + j), narrow16(rr[b]));
-            _mm_storeu_si128((__m128i *)(a[b] + j), narrow16(wrap16(_mm256_sub_epi32(tb[b], rr[b]))));
+            _mm_storeu_si128((__m128i *)(a[b] + j),
+                             narrow16(wrap16(_mm256_sub_epi32(tb[b], rr[b]))));
         }
     }
 }
@@ -389,7 +393,8 @@ ALWAYS_INLINE __m256i gain123_half(__m256i div, __m256i t, __m256i oneg, __m256i
     __m256i p = _mm256_mul_epi32(div, t);
     p = _mm256_sub_epi64(_mm256_xor_si256(p, oneg), oneg);
     const __m256i one = _mm256_set1_epi64x(1);
-    const __m256i q = _mm256_add_epi64(p, _mm256_sllv_epi64(one, _mm256_add_epi64(e, _mm256_set1_epi64x(14))));
+    const __m256i q =
+        _mm256_add_epi64(p, _mm256_sllv_epi64(one, _mm256_add_epi64(e, _mm256_set1_epi64x(14))));
     __m256i k = _mm256_srlv_epi64(q, _mm256_add_epi64(e, _mm256_set1_epi64x(15)));
     const __m256i cap = _mm256_set1_epi64x(32768);
     k = _mm256_blendv_epi8(k, cap, _mm256_cmpgt_epi64(k, cap));
@@ -402,8 +407,8 @@ ALWAYS_INLINE bool in_int16(const __m256i o[3], const __m256i t[3])
     const __m256i bias = _mm256_set1_epi32(32768);
     __m256i any = _mm256_setzero_si256();
     for (int b = 0; b < 3; b++)
-        any = _mm256_or_si256(any, _mm256_or_si256(_mm256_add_epi32(o[b], bias),
-                                                   _mm256_add_epi32(t[b], bias)));
+        any = _mm256_or_si256(
+            any, _mm256_or_si256(_mm256_add_epi32(o[b], bias), _mm256_add_epi32(t[b], bias)));
     return _mm256_testz_si256(any, _mm256_set1_epi32((int32_t)0xffff0000));
 }
 
@@ -473,8 +478,8 @@ static void decouple123_avx2(const int32_t *const o[3], const int32_t *const t[3
             /* 15 significant bits: e = bit length - 15 from the exact float of m >> 8 */
             const __m256i expo = _mm256_srli_epi32(
                 _mm256_castps_si256(_mm256_cvtepi32_ps(_mm256_srli_epi32(m, 8))), 23);
-            const __m256i e = _mm256_max_epi32(_mm256_sub_epi32(expo, _mm256_set1_epi32(127 + 6)),
-                                               zero);
+            const __m256i e =
+                _mm256_max_epi32(_mm256_sub_epi32(expo, _mm256_set1_epi32(127 + 6)), zero);
             const __m256i half = _mm256_srli_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), e), 1);
             const __m256i mm = _mm256_srlv_epi32(_mm256_add_epi32(m, half), e);
             const __m256i div = _mm256_i32gather_epi32(ls_adm_div_table, mm, 4);
@@ -487,15 +492,16 @@ static void decouple123_avx2(const int32_t *const o[3], const int32_t *const t[3
             const __m256i o_zero = _mm256_cmpeq_epi32(ob, zero);
             k = _mm256_blendv_epi8(k, one15, o_zero);
             /* rst = (k * o + 16384) >> 15, low 32 bits */
-            const __m256i re = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(k, ob), rnd64), 15);
+            const __m256i re =
+                _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(k, ob), rnd64), 15);
             const __m256i ro = _mm256_srli_epi64(
-                _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(k, 32), _mm256_srli_epi64(ob, 32)),
-                                 rnd64),
+                _mm256_add_epi64(
+                    _mm256_mul_epi32(_mm256_srli_epi64(k, 32), _mm256_srli_epi64(ob, 32)), rnd64),
                 15);
             const __m256i rst = _mm256_blend_epi32(re, _mm256_slli_epi64(ro, 32), 0xAA);
             const __m256i pos = _mm256_cmpgt_epi32(ob, zero);
-            const __m256i limit = _mm256_andnot_si256(
-                o_zero, _mm256_and_si256(angle, _mm256_cmpgt_epi32(k, zero)));
+            const __m256i limit =
+                _mm256_andnot_si256(o_zero, _mm256_and_si256(angle, _mm256_cmpgt_epi32(k, zero)));
             const __m256i rr = _mm256_blendv_epi8(rst, gain_limit_double(rst, tb, pos, egl), limit);
             _mm256_storeu_si256((__m256i *)(r[b] + j), rr);
             _mm256_storeu_si256((__m256i *)(a[b] + j), _mm256_sub_epi32(tb, rr));
@@ -521,13 +527,15 @@ static void csf0_avx2(const int16_t *const x[3], int c0, int c1, const uint16_t 
         __m256i fs = _mm256_setzero_si256(), ms = _mm256_setzero_si256();
         for (int b = 0; b < 3; b++) {
             const __m256i xb = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(x[b] + j)));
-            const __m256i c = wrap16(_mm256_sra_epi32(
-                _mm256_add_epi32(_mm256_mullo_epi32(xb, fac[b]), rnd[b]), sh[b]));
+            const __m256i c = wrap16(
+                _mm256_sra_epi32(_mm256_add_epi32(_mm256_mullo_epi32(xb, fac[b]), rnd[b]), sh[b]));
             const __m256i mag = _mm256_abs_epi32(c);
-            fs = _mm256_add_epi32(fs, wrap16(_mm256_srai_epi32(
-                                          _mm256_add_epi32(_mm256_mullo_epi32(mag, k30), r12), 12)));
-            ms = _mm256_add_epi32(ms, wrap16(_mm256_srai_epi32(
-                                          _mm256_add_epi32(_mm256_mullo_epi32(mag, k15), r12), 12)));
+            fs = _mm256_add_epi32(
+                fs,
+                wrap16(_mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(mag, k30), r12), 12)));
+            ms = _mm256_add_epi32(
+                ms,
+                wrap16(_mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(mag, k15), r12), 12)));
         }
         _mm256_storeu_si256((__m256i *)(f + j), fs);
         _mm256_storeu_si256((__m256i *)(m + j), ms);
@@ -569,8 +577,8 @@ static void csf123_avx2(const int32_t *const x[3], int c0, int c1, const uint32_
     for (int j = c0; j < c1; j += 8) {
         __m256i fs = _mm256_setzero_si256(), ms = _mm256_setzero_si256();
         for (int b = 0; b < 3; b++) {
-            const __m256i mag = _mm256_abs_epi32(
-                csf123_8(_mm256_loadu_si256((const __m256i *)(x[b] + j)), fac[b]));
+            const __m256i mag =
+                _mm256_abs_epi32(csf123_8(_mm256_loadu_si256((const __m256i *)(x[b] + j)), fac[b]));
             fs = _mm256_add_epi32(fs, scaled_abs_high(mag, k30));
             ms = _mm256_add_epi32(ms, scaled_abs_high(mag, k15));
         }
@@ -587,8 +595,8 @@ ALWAYS_INLINE __m256i threshold8(const int32_t *up, const int32_t *mid, const in
 #define LD(p) _mm256_loadu_si256((const __m256i *)(p))
     __m256i s = _mm256_add_epi32(_mm256_add_epi32(LD(up + j - 1), LD(up + j)), LD(up + j + 1));
     s = _mm256_add_epi32(s, _mm256_add_epi32(LD(mid + j - 1), LD(mid + j + 1)));
-    s = _mm256_add_epi32(s, _mm256_add_epi32(_mm256_add_epi32(LD(down + j - 1), LD(down + j)),
-                                             LD(down + j + 1)));
+    s = _mm256_add_epi32(
+        s, _mm256_add_epi32(_mm256_add_epi32(LD(down + j - 1), LD(down + j)), LD(down + j + 1)));
     return _mm256_add_epi32(s, LD(m + j));
 #undef LD
 }
@@ -708,7 +716,8 @@ static void den123_avx2(const int32_t *const band[3], int j0, int j1, int sq, ui
             const __m256i mag = _mm256_and_si256(_mm256_abs_epi32(v), valid);
             for (int odd = 0; odd < 2; odd++) {
                 const __m256i mm = odd ? _mm256_srli_epi64(mag, 32) : mag;
-                const __m256i q = _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(mm, mm), sqr), sqs);
+                const __m256i q =
+                    _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(mm, mm), sqr), sqs);
                 s = _mm256_add_epi64(
                     s, _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(q, mm), crv), csv));
             }

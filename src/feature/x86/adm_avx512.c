@@ -34,6 +34,12 @@ ALWAYS_INLINE void store16_i16(int16_t *p, __m512i x)
     _mm256_storeu_si256((__m256i *)p, _mm512_cvtepi32_epi16(x));
 }
 
+/* the low (half 0) or high (half 1) 256 bits */
+ALWAYS_INLINE __m256i half256(__m512i x, int half)
+{
+    return half ? _mm512_extracti64x4_epi64(x, 1) : _mm512_castsi512_si256(x);
+}
+
 /* low 16 bits of each int32, sign-extended */
 ALWAYS_INLINE __m512i wrap16(__m512i x) { return _mm512_srai_epi32(_mm512_slli_epi32(x, 16), 16); }
 
@@ -70,13 +76,13 @@ static void pad_row32(int32_t *x, int n)
  * enter madd as u - 32768: the offset and the low-pass DC term fold into one constant, and the
  * int32 wrap of 16-bit input is the reference's. */
 static void vertical0_avx512(const void *const rows[4], int bpc, int c0, int c1, bool high_pass,
-                          int16_t *out)
+                             int16_t *out)
 {
     const uint32_t r = 1u << (bpc - 1);
     const __m512i f01 = high_pass ? pair16(-4240, -7345) : pair16(15826, 27411);
     const __m512i f23 = high_pass ? pair16(27411, -15826) : pair16(7345, -4240);
-    const __m512i k = _mm512_set1_epi32(
-        (int32_t)(high_pass ? r : (uint32_t)LS_ADM_LO_SUM * (32768u - r) + r));
+    const __m512i k =
+        _mm512_set1_epi32((int32_t)(high_pass ? r : (uint32_t)LS_ADM_LO_SUM * (32768u - r) + r));
     const __m128i shift = _mm_cvtsi32_si128(bpc);
     const __m512i flip = _mm512_set1_epi16((int16_t)0x8000);
     int j = c0;
@@ -139,9 +145,12 @@ static void dwt0_avx512(const void *const rows[4], int bpc, int wi, int d0, int 
     for (j = d0; j < d1; j += 16) {
         const __m512i l1 = LD(lo + 2 * j - 1), l2 = LD(lo + 2 * j + 1);
         const __m512i h1 = LD(hi + 2 * j - 1), h2 = LD(hi + 2 * j + 1);
-        const __m512i sv = _mm512_add_epi32(_mm512_madd_epi16(l1, fhi01), _mm512_madd_epi16(l2, fhi23));
-        const __m512i sh = _mm512_add_epi32(_mm512_madd_epi16(h1, flo01), _mm512_madd_epi16(h2, flo23));
-        const __m512i sd = _mm512_add_epi32(_mm512_madd_epi16(h1, fhi01), _mm512_madd_epi16(h2, fhi23));
+        const __m512i sv =
+            _mm512_add_epi32(_mm512_madd_epi16(l1, fhi01), _mm512_madd_epi16(l2, fhi23));
+        const __m512i sh =
+            _mm512_add_epi32(_mm512_madd_epi16(h1, flo01), _mm512_madd_epi16(h2, flo23));
+        const __m512i sd =
+            _mm512_add_epi32(_mm512_madd_epi16(h1, fhi01), _mm512_madd_epi16(h2, fhi23));
         store16_i16(h + j, _mm512_srai_epi32(_mm512_add_epi32(sh, rnd), 16));
         store16_i16(v + j, _mm512_srai_epi32(_mm512_add_epi32(sv, rnd), 16));
         store16_i16(d + j, _mm512_srai_epi32(_mm512_add_epi32(sd, rnd), 16));
@@ -205,7 +214,8 @@ static void dwt123_avx512(const int32_t *const rows[4], int scale, int wi, int d
             __m512i r8[2];
             for (int g = 0; g < 2; g++) {
                 const int jj = j + 8 * g;
-                r8[g] = htap8(load16_i32(lo + 2 * jj - 1), load16_i32(lo + 2 * jj + 1), flo, hr, hs);
+                r8[g] =
+                    htap8(load16_i32(lo + 2 * jj - 1), load16_i32(lo + 2 * jj + 1), flo, hr, hs);
             }
             _mm512_storeu_si512((void *)(a + j), join_low_halves(r8[0], r8[1]));
         }
@@ -244,7 +254,8 @@ ALWAYS_INLINE __mmask8 angle8(__m512d ot, __m512d oo, __m512d tt)
 ALWAYS_INLINE void doubles_of_sum(__m512i x, __m512d out[2])
 {
     const __mmask16 is_min = _mm512_cmpeq_epi32_mask(x, _mm512_set1_epi32(INT32_MIN));
-    const __m512 f = _mm512_mask_blend_ps(is_min, _mm512_cvtepi32_ps(x), _mm512_set1_ps(2147483648.0f));
+    const __m512 f =
+        _mm512_mask_blend_ps(is_min, _mm512_cvtepi32_ps(x), _mm512_set1_ps(2147483648.0f));
     out[0] = _mm512_cvtps_pd(_mm512_castps512_ps256(f));
     out[1] = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(f), 1)));
 }
@@ -255,8 +266,8 @@ ALWAYS_INLINE __m512i gain_limit_double(__m512i rst, __m512i t, __mmask16 pos, d
     const __m512d e = _mm512_set1_pd(egl);
     __m256i out[2];
     for (int half = 0; half < 2; half++) {
-        const __m256i r8 = _mm512_extracti64x4_epi64(rst, half);
-        const __m256i t8 = _mm512_extracti64x4_epi64(t, half);
+        const __m256i r8 = half256(rst, half);
+        const __m256i t8 = half256(t, half);
         const __m512d g = _mm512_mul_pd(_mm512_cvtepi32_pd(r8), e);
         const __m512d td = _mm512_cvtepi32_pd(t8);
         const __m512d val = _mm512_mask_blend_pd((__mmask8)(pos >> (8 * half)),
@@ -276,8 +287,10 @@ ALWAYS_INLINE void decouple16(const __m512i ob[3], const __m512i tb[3], double e
     const __m512i low15 = _mm512_set1_epi32(0x7fff), rnd = _mm512_set1_epi32(16384);
     const __m512i low16 = _mm512_set1_epi32(0xffff);
     /* (h, v) int16 pairs for madd, in pixel order */
-    const __m512i po = _mm512_or_si512(_mm512_and_si512(ob[0], low16), _mm512_slli_epi32(ob[1], 16));
-    const __m512i pt = _mm512_or_si512(_mm512_and_si512(tb[0], low16), _mm512_slli_epi32(tb[1], 16));
+    const __m512i po =
+        _mm512_or_si512(_mm512_and_si512(ob[0], low16), _mm512_slli_epi32(ob[1], 16));
+    const __m512i pt =
+        _mm512_or_si512(_mm512_and_si512(tb[0], low16), _mm512_slli_epi32(tb[1], 16));
     __m512d ot[2], oo[2], tt[2];
     doubles_of_sum(_mm512_madd_epi16(po, pt), ot);
     doubles_of_sum(_mm512_madd_epi16(po, po), oo);
@@ -294,17 +307,20 @@ ALWAYS_INLINE void decouple16(const __m512i ob[3], const __m512i tb[3], double e
         /* k = (div * ts + 2^14) >> 15 in int32: div = dh * 2^15 + dl */
         __m512i k = _mm512_mullo_epi32(_mm512_srli_epi32(div, 15), ts);
         k = _mm512_add_epi32(
-            k, _mm512_srai_epi32(
-                   _mm512_add_epi32(_mm512_mullo_epi32(_mm512_and_si512(div, low15), ts), rnd), 15));
+            k,
+            _mm512_srai_epi32(
+                _mm512_add_epi32(_mm512_mullo_epi32(_mm512_and_si512(div, low15), ts), rnd), 15));
         k = _mm512_min_epi32(_mm512_max_epi32(k, zero), one15);
         k = _mm512_mask_mov_epi32(k, o_zero, one15);
-        const __m512i rst = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(k, ob[b]), rnd), 15);
+        const __m512i rst =
+            _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(k, ob[b]), rnd), 15);
         const __mmask16 pos = _mm512_cmpgt_epi32_mask(ob[b], zero);
         const __mmask16 limit = angle & (__mmask16)~o_zero & _mm512_cmpgt_epi32_mask(k, zero);
         __m512i lim;
         if (int_egl) { /* rst * egl is exact in int32 and in double */
             const __m512i g = _mm512_mullo_epi32(rst, _mm512_set1_epi32((int32_t)egl));
-            lim = _mm512_mask_blend_epi32(pos, _mm512_max_epi32(g, tb[b]), _mm512_min_epi32(g, tb[b]));
+            lim = _mm512_mask_blend_epi32(pos, _mm512_max_epi32(g, tb[b]),
+                                          _mm512_min_epi32(g, tb[b]));
         } else {
             lim = gain_limit_double(rst, tb[b], pos, egl);
         }
@@ -338,8 +354,8 @@ ALWAYS_INLINE bool in_int16(const __m512i o[3], const __m512i t[3])
     const __m512i bias = _mm512_set1_epi32(32768);
     __m512i any = _mm512_setzero_si512();
     for (int b = 0; b < 3; b++)
-        any = _mm512_or_si512(any, _mm512_or_si512(_mm512_add_epi32(o[b], bias),
-                                                   _mm512_add_epi32(t[b], bias)));
+        any = _mm512_or_si512(
+            any, _mm512_or_si512(_mm512_add_epi32(o[b], bias), _mm512_add_epi32(t[b], bias)));
     return !_mm512_test_epi32_mask(any, _mm512_set1_epi32((int32_t)0xffff0000));
 }
 
@@ -354,8 +370,8 @@ ALWAYS_INLINE __m512i gain123_8(__m512i div, __m512i t, __mmask8 o_neg, __m512i 
     return _mm512_min_epi64(_mm512_max_epi64(k, _mm512_setzero_si512()), _mm512_set1_epi64(32768));
 }
 
-static void decouple123_avx512(const int32_t *const o[3], const int32_t *const t[3], int c0,
-                               int c1, double egl, int32_t *const r[3], int32_t *const a[3])
+static void decouple123_avx512(const int32_t *const o[3], const int32_t *const t[3], int c0, int c1,
+                               double egl, int32_t *const r[3], int32_t *const a[3])
 {
     const __m512i zero = _mm512_setzero_si512(), one15 = _mm512_set1_epi32(32768);
     const __m512i rnd64 = _mm512_set1_epi64(16384);
@@ -377,10 +393,10 @@ static void decouple123_avx512(const int32_t *const o[3], const int32_t *const t
         }
         unsigned angle = 0;
         for (int half = 0; half < 2; half++) {
-            const __m512i oh = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(ob[0], half));
-            const __m512i ov = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(ob[1], half));
-            const __m512i th = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tb[0], half));
-            const __m512i tv = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tb[1], half));
+            const __m512i oh = _mm512_cvtepi32_epi64(half256(ob[0], half));
+            const __m512i ov = _mm512_cvtepi32_epi64(half256(ob[1], half));
+            const __m512i th = _mm512_cvtepi32_epi64(half256(tb[0], half));
+            const __m512i tv = _mm512_cvtepi32_epi64(half256(tb[1], half));
             /* int64 sums wrap as the reference's; (float) of int64 rounds once */
             const __m512i ot = _mm512_add_epi64(_mm512_mul_epi32(oh, th), _mm512_mul_epi32(ov, tv));
             const __m512i oo = _mm512_add_epi64(_mm512_mul_epi32(oh, oh), _mm512_mul_epi32(ov, ov));
@@ -395,7 +411,8 @@ static void decouple123_avx512(const int32_t *const o[3], const int32_t *const t
             /* 15 significant bits: e = bit length - 15 from the exact float of m >> 8 */
             const __m512i expo = _mm512_srli_epi32(
                 _mm512_castps_si512(_mm512_cvtepi32_ps(_mm512_srli_epi32(m, 8))), 23);
-            const __m512i e = _mm512_max_epi32(_mm512_sub_epi32(expo, _mm512_set1_epi32(127 + 6)), zero);
+            const __m512i e =
+                _mm512_max_epi32(_mm512_sub_epi32(expo, _mm512_set1_epi32(127 + 6)), zero);
             const __m512i half_e = _mm512_srli_epi32(_mm512_sllv_epi32(_mm512_set1_epi32(1), e), 1);
             const __m512i mm = _mm512_srlv_epi32(_mm512_add_epi32(m, half_e), e);
             const __m512i div = _mm512_i32gather_epi32(mm, ls_adm_div_table, 4);
@@ -403,7 +420,7 @@ static void decouple123_avx512(const int32_t *const o[3], const int32_t *const t
             const __mmask16 o_zero = _mm512_cmpeq_epi32_mask(ob[b], zero);
             __m512i kh[2], rh[2];
             for (int half = 0; half < 2; half++) {
-#define HALF64(x) _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64((x), half))
+#define HALF64(x) _mm512_cvtepi32_epi64(half256((x), half))
                 const __m512i k = gain123_8(HALF64(div), HALF64(tb[b]),
                                             (__mmask8)(o_neg >> (8 * half)), HALF64(e));
                 kh[half] = k;
@@ -445,10 +462,12 @@ static void csf0_avx512(const int16_t *const x[3], int c0, int c1, const uint16_
             const __m512i c = wrap16(_mm512_sra_epi32(
                 _mm512_add_epi32(_mm512_mullo_epi32(load16_i16(x[b] + j), fac[b]), rnd[b]), sh[b]));
             const __m512i mag = _mm512_abs_epi32(c);
-            fs = _mm512_add_epi32(fs, wrap16(_mm512_srai_epi32(
-                                          _mm512_add_epi32(_mm512_mullo_epi32(mag, k30), r12), 12)));
-            ms = _mm512_add_epi32(ms, wrap16(_mm512_srai_epi32(
-                                          _mm512_add_epi32(_mm512_mullo_epi32(mag, k15), r12), 12)));
+            fs = _mm512_add_epi32(
+                fs,
+                wrap16(_mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(mag, k30), r12), 12)));
+            ms = _mm512_add_epi32(
+                ms,
+                wrap16(_mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(mag, k15), r12), 12)));
         }
         _mm512_storeu_si512((void *)(f + j), fs);
         _mm512_storeu_si512((void *)(m + j), ms);
@@ -502,15 +521,23 @@ static void csf123_avx512(const int32_t *const x[3], int c0, int c1, const uint3
 
 /* ---- numerator ---- */
 
+/* sum of the int64 lanes, wrapping like the reference's uint64 accumulation */
+ALWAYS_INLINE int64_t hsum64(__m512i v)
+{
+    const __m256i s4 = _mm256_add_epi64(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+    const __m128i s2 = _mm_add_epi64(_mm256_castsi256_si128(s4), _mm256_extracti128_si256(s4, 1));
+    return (int64_t)((uint64_t)_mm_cvtsi128_si64(s2) + (uint64_t)_mm_extract_epi64(s2, 1));
+}
+
 ALWAYS_INLINE __m512i threshold16(const int32_t *up, const int32_t *mid, const int32_t *down,
                                   const int32_t *m, int j)
 {
     __m512i s = _mm512_add_epi32(_mm512_add_epi32(load16_i32(up + j - 1), load16_i32(up + j)),
                                  load16_i32(up + j + 1));
     s = _mm512_add_epi32(s, _mm512_add_epi32(load16_i32(mid + j - 1), load16_i32(mid + j + 1)));
-    s = _mm512_add_epi32(s, _mm512_add_epi32(_mm512_add_epi32(load16_i32(down + j - 1),
-                                                              load16_i32(down + j)),
-                                             load16_i32(down + j + 1)));
+    s = _mm512_add_epi32(
+        s, _mm512_add_epi32(_mm512_add_epi32(load16_i32(down + j - 1), load16_i32(down + j)),
+                            load16_i32(down + j + 1)));
     return _mm512_add_epi32(s, load16_i32(m + j));
 }
 
@@ -555,7 +582,7 @@ static void cm0_avx512(const int16_t *const src[3], const int32_t *f_up, const i
         }
     }
     for (int b = 0; b < 3; b++)
-        acc[b] = _mm512_reduce_add_epi64(sum[b]);
+        acc[b] = hsum64(sum[b]);
 }
 
 static void cm123_avx512(const int32_t *const src[3], const int32_t *f_up, const int32_t *f_mid,
@@ -582,7 +609,7 @@ static void cm123_avx512(const int32_t *const src[3], const int32_t *f_up, const
         }
     }
     for (int b = 0; b < 3; b++)
-        acc[b] = _mm512_reduce_add_epi64(sum[b]);
+        acc[b] = hsum64(sum[b]);
 }
 
 void ls_adm_dsp_init_avx512(LsAdmDsp *dsp)
