@@ -138,10 +138,21 @@ def y4m_as_420(src, dst):
     open(dst, "wb").write(b"".join(out))
 
 
-def adm_extras(args, manifest, golden_dir):
+def adm_option_key(opts):
+    """Option pairs with numbers in one spelling: ("adm_enhn_gain_limit", "1.0") == (.., "1")."""
+    def norm(v):
+        try:
+            return f"{float(v):g}"
+        except ValueError:
+            return v
+    return tuple(sorted((k, norm(v)) for k, v in opts))
+
+
+def adm_extras(args, manifest, golden_dir, done):
+    """done: {(fixture, option key): lockstep output} of the adm runs already made."""
     runs = values = diffs = 0
     failed = False
-    cache = {}
+    cache = {key: (out, "") for key, out in done.items()}
     for fx in manifest["fixtures"]:
         fid = fx["id"]
         ref = os.path.join(args.fixtures, f"{fid}_ref.y4m")
@@ -159,10 +170,11 @@ def adm_extras(args, manifest, golden_dir):
             if not adm2:
                 continue
             opts = adm_options_of(adm2[0])
-            if (fid, opts) not in cache:
+            key = (fid, adm_option_key(opts))
+            if key not in cache:
                 out = os.path.join(args.work, f"{fid}.model-adm{len(cache)}.json")
-                cache[(fid, opts)] = run_adm(args, ref, dis, opts, out)
-            ours, err = cache[(fid, opts)]
+                cache[key] = run_adm(args, ref, dis, opts, out)
+            ours, err = cache[key]
             if ours is None:
                 failed = True
                 print(f"{fid} {run['id']} ADM: lockstep failed: {err}")
@@ -244,6 +256,7 @@ def main():
 
     total_values = total_diffs = runs_done = refusals = 0
     missing = set()
+    adm_done = {}
     failed = False
     for fx in manifest["fixtures"]:
         fid = fx["id"]
@@ -307,6 +320,8 @@ def main():
                 print(f"{fid} {run_id}: lockstep failed (exit {p.returncode}): {p.stderr.strip()}")
                 continue
             ours = json.load(open(out), parse_constant=parse_number)
+            if extractor == "adm" and not workaround:
+                adm_done[(fid, adm_option_key((gold_run or {}).get("options", {}).items()))] = ours
             # the fork's APSNR is its own variant (psnr.md §3.5): its aggregates are no reference
             n, diffs = compare(gold_run["output_scalar"], ours, luma_only, used == anchor)
             runs_done += 1
@@ -319,7 +334,7 @@ def main():
             if n == 0:
                 failed = True
     if args.family == "adm" and "adm" in built:
-        r, v, d, f = adm_extras(args, manifest, golden_dir)
+        r, v, d, f = adm_extras(args, manifest, golden_dir, adm_done)
         runs_done += r
         total_values += v
         total_diffs += d
