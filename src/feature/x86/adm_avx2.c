@@ -68,19 +68,20 @@ static void pad_row32(int32_t *x, int n)
     x[n + 1] = x[n - 2];
 }
 
-/* The scale 0 vertical low-pass (high_pass false) or high-pass of input columns [c0, c1). Samples
- * enter madd as u - 32768: the offset and the low-pass DC term fold into one constant, and the
- * int32 wrap of 16-bit input is the reference's. */
+/* The scale 0 vertical low-pass (high_pass false) or high-pass of input columns [c0, c1). 16-bit
+ * samples enter madd as u - 32768 (smaller ones fit int16 as they are): the offset and the
+ * low-pass DC term fold into one constant, and the int32 wrap of 16-bit input is the reference's. */
 static void vertical0_avx2(const void *const rows[4], int bpc, int c0, int c1, bool high_pass,
                            int16_t *out)
 {
     const uint32_t r = 1u << (bpc - 1);
     const __m256i f01 = high_pass ? pair16(-4240, -7345) : pair16(15826, 27411);
     const __m256i f23 = high_pass ? pair16(27411, -15826) : pair16(7345, -4240);
+    const uint32_t off = bpc == 16 ? 32768u : 0u;
     const __m256i k =
-        _mm256_set1_epi32((int32_t)(high_pass ? r : (uint32_t)LS_ADM_LO_SUM * (32768u - r) + r));
+        _mm256_set1_epi32((int32_t)(high_pass ? r : (uint32_t)LS_ADM_LO_SUM * (off - r) + r));
     const __m128i shift = _mm_cvtsi32_si128(bpc);
-    const __m256i flip = _mm256_set1_epi16((int16_t)0x8000);
+    const __m256i flip = _mm256_set1_epi16((int16_t)off);
     int j = c0;
     for (; j + 16 <= c1; j += 16) {
         __m256i u[4];
@@ -88,7 +89,8 @@ static void vertical0_avx2(const void *const rows[4], int bpc, int c0, int c1, b
             u[t] = bpc == 8 ? _mm256_cvtepu8_epi16(
                                   _mm_loadu_si128((const __m128i *)((const uint8_t *)rows[t] + j)))
                             : _mm256_loadu_si256((const __m256i *)((const uint16_t *)rows[t] + j));
-            u[t] = _mm256_xor_si256(u[t], flip);
+            if (off)
+                u[t] = _mm256_xor_si256(u[t], flip);
         }
         __m256i sl = _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpacklo_epi16(u[0], u[1]), f01),
                                       _mm256_madd_epi16(_mm256_unpacklo_epi16(u[2], u[3]), f23));
