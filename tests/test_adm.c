@@ -232,7 +232,7 @@ static void test_quirks(void)
 
 /* ---- SIMD units against C ---- */
 
-enum { PADS = 64, MAXW = 2048 };
+enum { PADS = LS_ADM_ROW_PAD, MAXW = 2048 };
 
 typedef struct Variant {
     const char *name;

@@ -422,9 +422,8 @@ float ls_adm_scale_num(const LsAdmScale *sc, int scale, const int64_t acc[3], do
     return (n[0] + n[1]) + n[2];
 }
 
-float ls_adm_scale_den(const LsAdmScale *sc, int scale, const uint64_t acc[3], double noise_weight)
+float ls_adm_scale_den(const LsAdmScale *sc, const uint64_t acc[3], double noise_weight)
 {
-    (void)scale;
     const float nf = noise_floor(sc, noise_weight);
     float d[3];
     for (int b = 0; b < 3; b++) {
@@ -447,7 +446,7 @@ void ls_adm_scores(const LsAdmSetup *s, const LsAdmOptions *o, const LsAdmScaleS
             den_s = 1e-10f;
         } else {
             num_s = ls_adm_scale_num(sc, k, sums[k].num, o->adm_noise_weight);
-            den_s = ls_adm_scale_den(sc, k, sums[k].den, o->adm_noise_weight);
+            den_s = ls_adm_scale_den(sc, sums[k].den, o->adm_noise_weight);
             if (!o->adm_skip_aim)
                 aim_s = ls_adm_scale_num(sc, k, sums[k].aim, 0.0);
         }
@@ -472,11 +471,10 @@ void ls_adm_scores(const LsAdmSetup *s, const LsAdmOptions *o, const LsAdmScaleS
 
 /* ---- the extractor ---- */
 
-enum {
-    IN_RING = 8,
-    ROW_RING = 4,
-    PAD = 64
-}; /* PAD: samples before and after each row for mapped columns and vector tails */
+/* Rows kept per stage: the previous scale's approximation (a DWT output row needs four of the
+ * last few input rows) and the analysed rows (a numerator row needs its neighbours above and
+ * below). */
+enum { IN_RING = 8, ROW_RING = 4, PAD = LS_ADM_ROW_PAD };
 
 /* Scratch blocks of finished calls, reused by the next ones: a frame needs a few hundred KB,
  * which malloc would map and unmap on every call. Each call owns its block exclusively. */

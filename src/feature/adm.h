@@ -394,7 +394,7 @@ int ls_adm_setup(LsAdmSetup *s, const LsAdmOptions *o, int w, int h, char *err, 
 
 /* The float steps of one scale: num_s / aim_s (noise weight 0) / den_s from the accumulators. */
 float ls_adm_scale_num(const LsAdmScale *sc, int scale, const int64_t acc[3], double noise_weight);
-float ls_adm_scale_den(const LsAdmScale *sc, int scale, const uint64_t acc[3], double noise_weight);
+float ls_adm_scale_den(const LsAdmScale *sc, const uint64_t acc[3], double noise_weight);
 
 /* Every output value from the four scales' sums (adm.md §3, §9); den == 0 gives adm2 = 1 and
  * aim = 0 (the reference leaves aim uninitialised there, adm.md §10). */
@@ -402,7 +402,10 @@ void ls_adm_scores(const LsAdmSetup *s, const LsAdmOptions *o, const LsAdmScaleS
                    LsAdmScores *out);
 
 /* ---- DSP units: one band row each; C references in adm_dsp.c, SIMD in x86/ ----
- * Bands are int16 at scale 0 and int32 at scales 1..3. Band arrays [3] are h, v, d. */
+ * Bands are int16 at scale 0 and int32 at scales 1..3. Band arrays [3] are h, v, d. Every row a
+ * unit reads or writes has LS_ADM_ROW_PAD samples of defined memory before and after it: vector
+ * variants read and write past the row's end there (and never let those lanes into a result). */
+enum { LS_ADM_ROW_PAD = 64 };
 
 /* Scale 0 DWT of one output row. rows: the input rows of the four vertical taps (uint8 samples
  * for bpc 8, else uint16), wi the input width. Writes the approximation a (int32, may be NULL)
