@@ -4,7 +4,20 @@
  * One frame is one pass over the luma rows: the four scales are stages of a pipeline, each DWT
  * output row feeds the next scale's input ring and, inside the analysis region, is decoupled,
  * CSF-filtered and scored while its neighbours are still in cache. Nothing frame-sized is kept.
- * Not temporal: frames are scored concurrently, priv is read-only in extract. */
+ * Not temporal: frames are scored concurrently, priv is read-only in extract (apart from the
+ * locked pool of scratch blocks).
+ *
+ * Decisions where the reference is undefined or crashes (adm.md §10, §11), all refused at init
+ * with one message, except the first:
+ *  - den == 0 (a flat reference with adm_noise_weight = 0): adm2 = 1 and aim = 0, so adm3 =
+ *    max(1, adm_min_val); the reference reads an uninitialised aim there.
+ *  - frames below 33x33 (the reference crashes below 17 and is garbage up to 32);
+ *  - adm_norm_view_dist * adm_ref_display_height < 3 * 1080 (the reference fails every frame);
+ *  - adm_csf_mode 2/3 without a table for (rdh, nvd) (the reference uses -22 as the factor);
+ *  - adm_csf_mode 1 whose factors overflow the fixed-point conversions (undefined in C), naming
+ *    the option to lower.
+ * Upstream's SIMD paths differ from its portable path at some widths and for non-integral gain
+ * limits; lockstep follows the portable path at every width with every variant. */
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
