@@ -14,3 +14,11 @@ if(LOCKSTEP_HAVE_CUDA)
                    -o ${CMAKE_CURRENT_BINARY_DIR}/adm_header_check.o
                    ${CMAKE_CURRENT_LIST_DIR}/adm_header_check.cu)
 endif()
+
+# The AVX2 int64 -> float conversion of the decoupling, on crafted rounding ties.
+add_executable(test_adm_avx2_float ${CMAKE_CURRENT_LIST_DIR}/test_adm_avx2_float.c)
+target_include_directories(test_adm_avx2_float PRIVATE ${PROJECT_SOURCE_DIR}/src)
+target_compile_options(test_adm_avx2_float PRIVATE -mavx2 -Wno-unused-function)
+target_link_libraries(test_adm_avx2_float PRIVATE lockstep)
+add_test(NAME adm_avx2_float COMMAND test_adm_avx2_float)
+set_tests_properties(adm_avx2_float PROPERTIES SKIP_RETURN_CODE 77)

@@ -382,6 +382,32 @@ ALWAYS_INLINE bool small_i64(__m256i x)
 /* (double)(float)x of exactly converted int64 lanes (one rounding to float, as the reference) */
 ALWAYS_INLINE __m256d float_round(__m256d d) { return _mm256_cvtps_pd(_mm256_cvtpd_ps(d)); }
 
+/* (double)(float)x for any int64 lanes with one rounding, as the reference's (float) cast: the
+ * two 32-bit halves of |x| are added in double and the sum rounded to odd at 53 bits (from its
+ * exact Fast2Sum error), which then rounds to float as |x| would (53 >= 2 * 24 + 2). */
+ALWAYS_INLINE __m256d float_round_i64(__m256i x)
+{
+    const __m256i zero = _mm256_setzero_si256(), low32 = _mm256_set1_epi64x(0xffffffffll);
+    const __m256i magic = _mm256_set1_epi64x(0x4330000000000000ll); /* 2^52 */
+    const __m256i neg = _mm256_cmpgt_epi64(zero, x);
+    const __m256i a = _mm256_sub_epi64(_mm256_xor_si256(x, neg), neg); /* |x|, 2^63 for INT64_MIN */
+    const __m256d hi = _mm256_mul_pd(
+        _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(a, 32), magic)),
+                      _mm256_castsi256_pd(magic)),
+        _mm256_set1_pd(4294967296.0));
+    const __m256d lo =
+        _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(a, low32), magic)),
+                      _mm256_castsi256_pd(magic));
+    const __m256d s = _mm256_add_pd(hi, lo);
+    const __m256d e = _mm256_add_pd(_mm256_sub_pd(hi, s), lo); /* exact: |hi| >= |lo| or hi = 0 */
+    const __m256i inexact = _mm256_castpd_si256(_mm256_cmp_pd(e, _mm256_setzero_pd(), _CMP_NEQ_OQ));
+    const __m256i below = _mm256_castpd_si256(_mm256_cmp_pd(e, _mm256_setzero_pd(), _CMP_LT_OQ));
+    __m256i odd = _mm256_add_epi64(_mm256_castpd_si256(s), below); /* truncation: s or below s */
+    odd = _mm256_or_si256(odd, _mm256_and_si256(inexact, _mm256_set1_epi64x(1)));
+    odd = _mm256_or_si256(odd, _mm256_and_si256(neg, _mm256_set1_epi64x(INT64_MIN)));
+    return float_round(_mm256_castsi256_pd(odd));
+}
+
 /* Σ of two int32 products per 64-bit lane, even (low) or odd (high) halves: a0*b0 + a1*b1 */
 ALWAYS_INLINE __m256i dot2_i64(__m256i a0, __m256i b0, __m256i a1, __m256i b1)
 {
@@ -435,41 +461,30 @@ static void decouple123_avx2(const int32_t *const o[3], const int32_t *const t[3
             }
             continue;
         }
-        const __m256i oh = _mm256_loadu_si256((const __m256i *)(o[0] + j));
-        const __m256i ov = _mm256_loadu_si256((const __m256i *)(o[1] + j));
-        const __m256i th = _mm256_loadu_si256((const __m256i *)(t[0] + j));
-        const __m256i tv = _mm256_loadu_si256((const __m256i *)(t[1] + j));
+        const __m256i oh = o8[0], ov = o8[1], th = t8[0], tv = t8[1];
         /* angle test per 64-bit half: even lanes, then odd lanes */
         __m256i angle_half[2];
-        bool exact = true;
-        for (int odd = 0; odd < 2 && exact; odd++) {
+        for (int odd = 0; odd < 2; odd++) {
             const __m256i a0 = odd ? _mm256_srli_epi64(oh, 32) : oh;
             const __m256i a1 = odd ? _mm256_srli_epi64(ov, 32) : ov;
             const __m256i b0 = odd ? _mm256_srli_epi64(th, 32) : th;
             const __m256i b1 = odd ? _mm256_srli_epi64(tv, 32) : tv;
             const __m256i ot = dot2_i64(a0, b0, a1, b1), oo = dot2_i64(a0, a0, a1, a1);
             const __m256i tt = dot2_i64(b0, b0, b1, b1);
-            exact = small_i64(ot) && small_i64(oo) && small_i64(tt);
-            const __m256d dp = float_round(double_of_i64(ot));
-            const __m256d rhs = _mm256_mul_pd(_mm256_mul_pd(c, float_round(double_of_i64(oo))),
-                                              float_round(double_of_i64(tt)));
+            __m256d dp, mo, mt;
+            if (small_i64(ot) && small_i64(oo) && small_i64(tt)) {
+                dp = float_round(double_of_i64(ot));
+                mo = float_round(double_of_i64(oo));
+                mt = float_round(double_of_i64(tt));
+            } else {
+                dp = float_round_i64(ot);
+                mo = float_round_i64(oo);
+                mt = float_round_i64(tt);
+            }
+            const __m256d rhs = _mm256_mul_pd(_mm256_mul_pd(c, mo), mt);
             const __m256d ok = _mm256_and_pd(_mm256_cmp_pd(dp, _mm256_setzero_pd(), _CMP_GE_OQ),
                                              _mm256_cmp_pd(_mm256_mul_pd(dp, dp), rhs, _CMP_GE_OQ));
             angle_half[odd] = _mm256_castpd_si256(ok);
-        }
-        if (!exact) { /* products beyond 2^51: the reference's conversions lane by lane */
-            const int n = c1 - j < 8 ? c1 - j : 8;
-            for (int jj = j; jj < j + n; jj++) {
-                const int32_t oj[3] = { o[0][jj], o[1][jj], o[2][jj] };
-                const int32_t tj[3] = { t[0][jj], t[1][jj], t[2][jj] };
-                int32_t rj[3], aj[3];
-                ls_adm_decouple123(oj, tj, egl, rj, aj);
-                for (int b = 0; b < 3; b++) {
-                    r[b][jj] = rj[b];
-                    a[b][jj] = aj[b];
-                }
-            }
-            continue;
         }
         const __m256i angle =
             _mm256_blend_epi32(angle_half[0], _mm256_slli_epi64(angle_half[1], 32), 0xAA);
