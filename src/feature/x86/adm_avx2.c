@@ -68,18 +68,18 @@ static void pad_row32(int32_t *x, int n)
     x[n + 1] = x[n - 2];
 }
 
-/* The scale 0 vertical low-pass (high_pass false) or high-pass of input columns [c0, c1). 16-bit
- * samples enter madd as u - 32768 (smaller ones fit int16 as they are): the offset and the
- * low-pass DC term fold into one constant, and the int32 wrap of 16-bit input is the reference's. */
-static void vertical0_avx2(const void *const rows[4], int bpc, int c0, int c1, bool high_pass,
-                           int16_t *out)
+/* The scale 0 vertical pass of input columns [c0, c1): low-pass into lo and, when hi is not NULL,
+ * high-pass into hi, from the same loads. 16-bit samples enter madd as u - 32768 (smaller ones
+ * fit int16 as they are): the offset and the low-pass DC term fold into one constant, and the
+ * int32 wrap of 16-bit input is the reference's. */
+static void vertical0_avx2(const void *const rows[4], int bpc, int c0, int c1, int16_t *lo,
+                           int16_t *hi)
 {
-    const uint32_t r = 1u << (bpc - 1);
-    const __m256i f01 = high_pass ? pair16(-4240, -7345) : pair16(15826, 27411);
-    const __m256i f23 = high_pass ? pair16(27411, -15826) : pair16(7345, -4240);
-    const uint32_t off = bpc == 16 ? 32768u : 0u;
-    const __m256i k =
-        _mm256_set1_epi32((int32_t)(high_pass ? r : (uint32_t)LS_ADM_LO_SUM * (off - r) + r));
+    const uint32_t r = 1u << (bpc - 1), off = bpc == 16 ? 32768u : 0u;
+    const __m256i flo01 = pair16(15826, 27411), flo23 = pair16(7345, -4240);
+    const __m256i fhi01 = pair16(-4240, -7345), fhi23 = pair16(27411, -15826);
+    const __m256i klo = _mm256_set1_epi32((int32_t)((uint32_t)LS_ADM_LO_SUM * (off - r) + r));
+    const __m256i khi = _mm256_set1_epi32((int32_t)r);
     const __m128i shift = _mm_cvtsi32_si128(bpc);
     const __m256i flip = _mm256_set1_epi16((int16_t)off);
     int j = c0;
@@ -92,13 +92,22 @@ static void vertical0_avx2(const void *const rows[4], int bpc, int c0, int c1, b
             if (off)
                 u[t] = _mm256_xor_si256(u[t], flip);
         }
-        __m256i sl = _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpacklo_epi16(u[0], u[1]), f01),
-                                      _mm256_madd_epi16(_mm256_unpacklo_epi16(u[2], u[3]), f23));
-        __m256i sh = _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpackhi_epi16(u[0], u[1]), f01),
-                                      _mm256_madd_epi16(_mm256_unpackhi_epi16(u[2], u[3]), f23));
-        sl = _mm256_sra_epi32(_mm256_add_epi32(sl, k), shift);
-        sh = _mm256_sra_epi32(_mm256_add_epi32(sh, k), shift);
-        _mm256_storeu_si256((__m256i *)(out + j), _mm256_packs_epi32(sl, sh));
+        const __m256i p01l = _mm256_unpacklo_epi16(u[0], u[1]),
+                      p01h = _mm256_unpackhi_epi16(u[0], u[1]);
+        const __m256i p23l = _mm256_unpacklo_epi16(u[2], u[3]),
+                      p23h = _mm256_unpackhi_epi16(u[2], u[3]);
+        for (int pass = 0; pass < (hi ? 2 : 1); pass++) {
+            const __m256i f01 = pass ? fhi01 : flo01, f23 = pass ? fhi23 : flo23;
+            const __m256i k = pass ? khi : klo;
+            int16_t *out = pass ? hi : lo;
+            __m256i sl =
+                _mm256_add_epi32(_mm256_madd_epi16(p01l, f01), _mm256_madd_epi16(p23l, f23));
+            __m256i sh =
+                _mm256_add_epi32(_mm256_madd_epi16(p01h, f01), _mm256_madd_epi16(p23h, f23));
+            sl = _mm256_sra_epi32(_mm256_add_epi32(sl, k), shift);
+            sh = _mm256_sra_epi32(_mm256_add_epi32(sh, k), shift);
+            _mm256_storeu_si256((__m256i *)(out + j), _mm256_packs_epi32(sl, sh));
+        }
     }
     for (; j < c1; j++) {
         uint32_t u[4];
@@ -106,7 +115,9 @@ static void vertical0_avx2(const void *const rows[4], int bpc, int c0, int c1, b
             u[t] = bpc == 8 ? ((const uint8_t *)rows[t])[j] : ((const uint16_t *)rows[t])[j];
         int16_t l, h;
         ls_adm_dwt0_vertical(u, bpc, &l, &h);
-        out[j] = high_pass ? h : l;
+        lo[j] = l;
+        if (hi)
+            hi[j] = h;
     }
 }
 
@@ -118,11 +129,14 @@ static void dwt0_avx2(const void *const rows[4], int bpc, int wi, int d0, int d1
     const __m256i fhi01 = pair16(-4240, -7345), fhi23 = pair16(27411, -15826);
     /* low-pass over every column (the approximation needs it); high-pass only where details
      * are wanted: input columns [2 d0 - 1, 2 d1 + 1), the taps of outputs [d0, d1) */
-    vertical0_avx2(rows, bpc, 0, wi, false, lo);
     if (h) {
         const int h0 = 2 * d0 - 1 > 0 ? 2 * d0 - 1 : 0, h1 = 2 * d1 + 1 < wi ? 2 * d1 + 1 : wi;
-        vertical0_avx2(rows, bpc, h0, h1, true, hi);
+        vertical0_avx2(rows, bpc, 0, h0, lo, NULL);
+        vertical0_avx2(rows, bpc, h0, h1, lo, hi);
+        vertical0_avx2(rows, bpc, h1, wi, lo, NULL);
         pad_row16(hi, wi);
+    } else {
+        vertical0_avx2(rows, bpc, 0, wi, lo, NULL);
     }
     pad_row16(lo, wi);
 
