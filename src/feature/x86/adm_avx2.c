@@ -181,6 +181,16 @@ static void dwt0_avx2(const void *const rows[4], int bpc, int wi, int d0, int d1
     }
 }
 
+/* true when every lane of the four rows lies in [-32768, 32767] */
+ALWAYS_INLINE bool in_int16_rows(const __m256i x[4])
+{
+    const __m256i bias = _mm256_set1_epi32(32768);
+    const __m256i any = _mm256_or_si256(
+        _mm256_or_si256(_mm256_add_epi32(x[0], bias), _mm256_add_epi32(x[1], bias)),
+        _mm256_or_si256(_mm256_add_epi32(x[2], bias), _mm256_add_epi32(x[3], bias)));
+    return _mm256_testz_si256(any, _mm256_set1_epi32((int32_t)0xffff0000));
+}
+
 /* Four outputs (in the low halves of the 64-bit lanes) of the scale 1..3 horizontal pass from
  * x1 = t[2j-1 .. 2j+6] and x2 = t[2j+1 .. 2j+8]. */
 ALWAYS_INLINE __m256i htap4(__m256i x1, __m256i x2, const __m256i f[4], __m256i rnd, __m128i sh)
@@ -210,12 +220,26 @@ static void dwt123_avx2(const int32_t *const rows[4], int scale, int wi, int d0,
         const __m256i *f = pass ? fhi : flo;
         const int c0 = pass && 2 * d0 - 1 > 0 ? 2 * d0 - 1 : 0;
         const int c1 = pass && 2 * d1 + 1 < wi ? 2 * d1 + 1 : wi;
+        const __m256i f01 = pass ? pair16(-4240, -7345) : pair16(15826, 27411);
+        const __m256i f23 = pass ? pair16(27411, -15826) : pair16(7345, -4240);
         for (int j = c0; j < c1; j += 8) {
             __m256i x[4], xo[4];
-            for (int k = 0; k < 4; k++) {
+            for (int k = 0; k < 4; k++)
                 x[k] = _mm256_loadu_si256((const __m256i *)(rows[k] + j));
-                xo[k] = _mm256_srli_epi64(x[k], 32);
+            if (scale == 1 && in_int16_rows(x)) {
+                /* no rounding or shift at scale 1, and an int16 input sums exactly in int32 */
+                const __m256i low16 = _mm256_set1_epi32(0xffff);
+                const __m256i p01 =
+                    _mm256_or_si256(_mm256_and_si256(x[0], low16), _mm256_slli_epi32(x[1], 16));
+                const __m256i p23 =
+                    _mm256_or_si256(_mm256_and_si256(x[2], low16), _mm256_slli_epi32(x[3], 16));
+                _mm256_storeu_si256(
+                    (__m256i *)((pass ? hi : lo) + j),
+                    _mm256_add_epi32(_mm256_madd_epi16(p01, f01), _mm256_madd_epi16(p23, f23)));
+                continue;
             }
+            for (int k = 0; k < 4; k++)
+                xo[k] = _mm256_srli_epi64(x[k], 32);
             __m256i se = _mm256_mul_epi32(x[0], f[0]), so = _mm256_mul_epi32(xo[0], f[0]);
             for (int k = 1; k < 4; k++) {
                 se = _mm256_add_epi64(se, _mm256_mul_epi32(x[k], f[k]));

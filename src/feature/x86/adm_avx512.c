@@ -174,6 +174,16 @@ static void dwt0_avx512(const void *const rows[4], int bpc, int wi, int d0, int 
 #undef LD
 }
 
+/* true when every lane of the four rows lies in [-32768, 32767] */
+ALWAYS_INLINE bool in_int16_rows(const __m512i x[4])
+{
+    const __m512i bias = _mm512_set1_epi32(32768);
+    const __m512i any = _mm512_or_si512(
+        _mm512_or_si512(_mm512_add_epi32(x[0], bias), _mm512_add_epi32(x[1], bias)),
+        _mm512_or_si512(_mm512_add_epi32(x[2], bias), _mm512_add_epi32(x[3], bias)));
+    return !_mm512_test_epi32_mask(any, _mm512_set1_epi32((int32_t)0xffff0000));
+}
+
 /* Eight outputs (low halves of the 64-bit lanes) of the scale 1..3 horizontal pass from
  * x1 = t[2j-1 .. 2j+14] and x2 = t[2j+1 .. 2j+16]. */
 ALWAYS_INLINE __m512i htap8(__m512i x1, __m512i x2, const __m512i f[4], __m512i rnd, __m128i sh)
@@ -202,12 +212,26 @@ static void dwt123_avx512(const int32_t *const rows[4], int scale, int wi, int d
         const __m512i *f = pass ? fhi : flo;
         const int c0 = pass && 2 * d0 - 1 > 0 ? 2 * d0 - 1 : 0;
         const int c1 = pass && 2 * d1 + 1 < wi ? 2 * d1 + 1 : wi;
+        const __m512i f01 = pass ? pair16(-4240, -7345) : pair16(15826, 27411);
+        const __m512i f23 = pass ? pair16(27411, -15826) : pair16(7345, -4240);
         for (int j = c0; j < c1; j += 16) {
             __m512i x[4], xo[4];
-            for (int k = 0; k < 4; k++) {
+            for (int k = 0; k < 4; k++)
                 x[k] = load16_i32(rows[k] + j);
-                xo[k] = _mm512_srli_epi64(x[k], 32);
+            if (scale == 1 && in_int16_rows(x)) {
+                /* no rounding or shift at scale 1, and an int16 input sums exactly in int32 */
+                const __m512i low16 = _mm512_set1_epi32(0xffff);
+                const __m512i p01 =
+                    _mm512_or_si512(_mm512_and_si512(x[0], low16), _mm512_slli_epi32(x[1], 16));
+                const __m512i p23 =
+                    _mm512_or_si512(_mm512_and_si512(x[2], low16), _mm512_slli_epi32(x[3], 16));
+                _mm512_storeu_si512(
+                    (void *)((pass ? hi : lo) + j),
+                    _mm512_add_epi32(_mm512_madd_epi16(p01, f01), _mm512_madd_epi16(p23, f23)));
+                continue;
             }
+            for (int k = 0; k < 4; k++)
+                xo[k] = _mm512_srli_epi64(x[k], 32);
             __m512i se = _mm512_mul_epi32(x[0], f[0]), so = _mm512_mul_epi32(xo[0], f[0]);
             for (int k = 1; k < 4; k++) {
                 se = _mm512_add_epi64(se, _mm512_mul_epi32(x[k], f[k]));
