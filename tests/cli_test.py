@@ -319,6 +319,14 @@ def main():
     tiny = ["-n", "-r", os.path.join(fx, "p11d_ref.y4m"), "-d", os.path.join(fx, "p11d_dis.y4m")]
     expect_error(cli, work, "frame smaller than psnr_hvs's block", tiny + ["--feature", "psnr_hvs"], "8x8 block")
     expect_error(cli, work, "frame smaller than float_ssim's window", tiny + ["--feature", "float_ssim"], "11x11")
+    p11b = ["-n", "-r", os.path.join(fx, "p11b_ref.y4m"), "-d", os.path.join(fx, "p11b_dis.y4m")]
+    adm = ["-n", "-r", two_ref, "-d", two_dis, "--feature"]
+    expect_error(cli, work, "frame smaller than adm's pyramid", p11b + ["--feature", "adm"], "adm", "17x13", "at least 33x33")
+    expect_error(cli, work, "adm viewing distance below 3H at 1080", adm + ["adm=adm_norm_view_dist=1"], "adm_norm_view_dist", "below 3 * 1080")
+    expect_error(cli, work, "adm blend CSF without a table", adm + ["adm=adm_csf_mode=2:adm_norm_view_dist=4"], "adm_csf_mode=2", "no CSF table")
+    expect_error(cli, work, "adm Barten CSF beyond fixed point", adm + ["adm=adm_csf_mode=1"], "adm_csf_scale", "fixed-point")
+    expect_error(cli, work, "adm gain limit out of range", adm + ["adm=adm_enhn_gain_limit=0.5"], "adm_enhn_gain_limit", "range")
+    expect_error(cli, work, "adm option alias is not a key", adm + ["adm=egl=1"], "unknown option \"egl\"")
     expect_error(cli, work, "frame smaller than float_vif's pyramid", tiny + ["--feature", "float_vif"], "7x7", "at least 16x16")
     small = ["-n", "-r", os.path.join(fx, "p11b_ref.y4m"), "-d", os.path.join(fx, "p11b_dis.y4m")]
     def crop_width(header, frames, w_new):

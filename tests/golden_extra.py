@@ -135,3 +135,156 @@ def ciede_checks(args, golden_dir, compare):
     return runs, values, diffs, failed
 
 
+# ---- adm: the ADM values inside the model runs, and the fixtures upstream could not read ----
+
+# output-name alias -> option, to rebuild a model's ADM option set from its feature names
+ADM_ALIASES = {"egl": "adm_enhn_gain_limit", "nvd": "adm_norm_view_dist",
+               "rdh": "adm_ref_display_height", "csf": "adm_csf_mode", "scf": "adm_csf_scale",
+               "scfd": "adm_csf_diag_scale", "nw": "adm_noise_weight", "dlmw": "adm_dlm_weight",
+               "min": "adm_min_val"}
+ADM_PREFIXES = ("integer_adm", "integer_aim")
+# Upstream's and the fork's integer ADM differ in the last digits (golden/README.md: up to 2.1e-7
+# on every fixture both computed). Where only the fork read a fixture (p06 8-bit mono, p11a odd
+# 4:2:0) its values bound ours; a wrong band size, region or border would move them by ~1e-4.
+ADM_FORK_BOUND = 5e-7
+
+
+def run_adm(args, ref, dis, opts, out):
+    feature = "adm" + ("=" + ":".join(f"{k}={v}" for k, v in opts) if opts else "")
+    cmd = [args.cli, "-r", ref, "-d", dis, "--feature", feature, "-n", "-q", "--json",
+           "--precision", "max", "-o", out, "--threads", args.threads, "--cpumask", args.cpumask]
+    if os.path.exists(out):
+        os.remove(out)
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode:
+        return None, p.stderr.strip()
+    return json.load(open(out), parse_constant=parse_number), ""
+
+
+def adm_options_of(name):
+    """The option set behind an ADM output name such as integer_adm2_csf_2_..._rdh_2160."""
+    suffix = name[len("integer_adm2"):].strip("_")
+    toks = suffix.split("_") if suffix else []
+    return tuple((ADM_ALIASES[toks[i]], toks[i + 1]) for i in range(0, len(toks), 2))
+
+
+def only_keys(output, keys):
+    return {"frames": [{"frameNum": f["frameNum"], "metrics": {k: v for k, v in f["metrics"].items()
+                                                                 if k in keys}}
+                       for f in output.get("frames", [])],
+            "pooled_metrics": {k: v for k, v in output.get("pooled_metrics", {}).items() if k in keys}}
+
+
+def y4m_as_420(src, dst):
+    """The luma of a 4:0:0 Y4M in a 4:2:0 file with mid-grey chroma."""
+    data = open(src, "rb").read()
+    header, rest = data.split(b"\n", 1)
+    fields = header.split(b" ")
+    w = int(next(f for f in fields if f.startswith(b"W"))[1:])
+    h = int(next(f for f in fields if f.startswith(b"H"))[1:])
+    tag = next(f for f in fields if f.startswith(b"C"))
+    deep = tag != b"Cmono"
+    grey = (512).to_bytes(2, "little") if deep else b"\x80"
+    chroma = grey * (2 * ((w + 1) // 2) * ((h + 1) // 2))
+    out = [header.replace(tag, b"C420p10" if deep else b"C420jpeg") + b"\n"]
+    out += [b"FRAME\n" + f + chroma for f in rest.split(b"FRAME\n")[1:]]
+    open(dst, "wb").write(b"".join(out))
+
+
+def adm_option_key(opts):
+    """Option pairs with numbers in one spelling: ("adm_enhn_gain_limit", "1.0") == (.., "1")."""
+    def norm(v):
+        try:
+            return f"{float(v):g}"
+        except ValueError:
+            return v
+    return tuple(sorted((k, norm(v)) for k, v in opts))
+
+
+def adm_checks(args, manifest, golden_dir, done, compare):
+    """done: {(fixture, option key): lockstep output} of the adm runs already made."""
+    runs = values = diffs = 0
+    failed = False
+    cache = {key: (out, "") for key, out in done.items()}
+    for fx in manifest["fixtures"]:
+        fid = fx["id"]
+        ref = os.path.join(args.fixtures, f"{fid}_ref.y4m")
+        dis = os.path.join(args.fixtures, f"{fid}_dis.y4m")
+        path = os.path.join(golden_dir, f"{fid}.upstream.json")
+        if not os.path.exists(path):
+            continue
+        # the model runs' ADM features, each against one adm run with the model's options
+        for run in json.load(open(path))["runs"]:
+            if not run["id"].startswith("vmaf_") or not run.get("computed"):
+                continue
+            gold = run["output_scalar"]
+            keys = {k for k in gold["frames"][0]["metrics"] if k.startswith(ADM_PREFIXES)}
+            adm2 = [k for k in keys if k.startswith("integer_adm2")]
+            if not adm2:
+                continue
+            opts = adm_options_of(adm2[0])
+            key = (fid, adm_option_key(opts))
+            if key not in cache:
+                out = os.path.join(args.work, f"{fid}.model-adm{len(cache)}.json")
+                cache[key] = run_adm(args, ref, dis, opts, out)
+            ours, err = cache[key]
+            if ours is None:
+                failed = True
+                print(f"{fid} {run['id']} ADM: lockstep failed: {err}")
+                continue
+            n, d = compare(only_keys(gold, keys), only_keys(ours, keys), False, False)
+            runs += 1
+            values += n
+            diffs += len(d)
+            print(f"{fid} {run['id']} ADM features (adm{'=' if opts else ''}"
+                  f"{':'.join(f'{k}={v}' for k, v in opts)}): {n} values, {len(d)} differ")
+            for line in d[:10]:
+                print("    " + line)
+    for fid in ("p06", "p06b"):
+        ref = os.path.join(args.fixtures, f"{fid}_ref.y4m")
+        dis = os.path.join(args.fixtures, f"{fid}_dis.y4m")
+        if not os.path.exists(ref):
+            continue
+        # 4:0:0: the luma alone must score as the same luma inside a 4:2:0 file
+        ref420 = os.path.join(args.work, f"{fid}_ref_as420.y4m")
+        dis420 = os.path.join(args.work, f"{fid}_dis_as420.y4m")
+        y4m_as_420(ref, ref420)
+        y4m_as_420(dis, dis420)
+        for opts in ((), (("adm_enhn_gain_limit", "1"),)):
+            mono, e1 = run_adm(args, ref, dis, opts, os.path.join(args.work, f"{fid}.mono.json"))
+            yuv, e2 = run_adm(args, ref420, dis420, opts, os.path.join(args.work, f"{fid}.420.json"))
+            if mono is None or yuv is None:
+                failed = True
+                print(f"{fid} 4:0:0 vs 4:2:0: lockstep failed: {e1} {e2}")
+                continue
+            n, d = compare(yuv, mono, False, False)
+            values += n
+            diffs += len(d)
+            name = "adm" + ("=" + ":".join(f"{k}={v}" for k, v in opts) if opts else "")
+            print(f"{fid} {name}: 4:0:0 equals its luma in 4:2:0: {n} values, {len(d)} differ")
+    for fid in ("p06", "p11a"):
+        path = os.path.join(golden_dir, f"{fid}.fork.json")
+        if not os.path.exists(path):
+            continue
+        ref = os.path.join(args.fixtures, f"{fid}_ref.y4m")
+        dis = os.path.join(args.fixtures, f"{fid}_dis.y4m")
+        for run in json.load(open(path))["runs"]:
+            if run["extractor"] != "adm" or not run.get("computed"):
+                continue
+            opts = tuple((k, str(float(v)).rstrip("0").rstrip(".")) for k, v in run.get("options", {}).items())
+            ours, err = run_adm(args, ref, dis, opts, os.path.join(args.work, f"{fid}.forkcheck.json"))
+            if ours is None:
+                failed = True
+                print(f"{fid} {run['id']} vs fork: lockstep failed: {err}")
+                continue
+            mine = {f["frameNum"]: f["metrics"] for f in ours["frames"]}
+            worst, n = 0.0, 0
+            for f in run["output_scalar"]["frames"]:
+                for k, v in f["metrics"].items():
+                    n += 1
+                    worst = max(worst, abs(mine[f["frameNum"]][k] - v))
+            ok = worst <= ADM_FORK_BOUND
+            failed |= not ok
+            print(f"{fid} {run['id']} (no upstream golden) vs the fork: {n} values, largest "
+                  f"difference {worst:.3g} ({'within' if ok else 'BEYOND'} {ADM_FORK_BOUND:g})")
+    return runs, values, diffs, failed

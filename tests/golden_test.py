@@ -48,6 +48,8 @@ FAMILIES = {
     # for ciede, by the 4:4:4 checks of golden_extra.py).
     "ms_ssim": [("float_ms_ssim", "upstream")],
     "ciede": [("ciede", "upstream")],
+    # adm's values inside every model run are checked by golden_extra.adm_checks
+    "adm": [("adm", "upstream"), ("adm:adm_enhn_gain_limit=1", "upstream")],
     "cambi": [("cambi", "upstream"),
               # the CAMBI input of the VMAF v1 models (the same options in all eight)
               ("vmaf_v1.0.16_3d0h", "upstream",
@@ -107,6 +109,9 @@ REFUSALS = {
     ("p11d", "float_ms_ssim"): ("176x176", None),
     ("p06", "ciede"): ("no chroma", None),
     ("p06b", "ciede"): ("no chroma", None),
+    ("p11b", "adm"): ("at least 33x33", None),
+    ("p11c", "adm"): ("at least 33x33", None),
+    ("p11d", "adm"): ("at least 33x33", None),
 }
 # Goldens that are artefacts of the references' memory layout, not scores (golden/README.md,
 # "Where upstream and the fork differ"): upstream's 4:2:2 CIEDE2000 reads each chroma row to the
@@ -211,6 +216,7 @@ def main():
     failed = False
     models = args.family == "vmaf"
     scored = {}
+    adm_done = {}
     for fx in manifest["fixtures"]:
         fid = fx["id"]
         ref = os.path.join(args.fixtures, f"{fid}_ref.y4m")
@@ -311,6 +317,8 @@ def main():
                 print(f"{fid} {run_id}: lockstep failed (exit {p.returncode}): {p.stderr.strip()}")
                 continue
             ours = json.load(open(out), parse_constant=parse_number)
+            if extractor == "adm" and not workaround and not keys and not models:
+                adm_done[(fid, golden_extra.adm_option_key((gold_run or {}).get("options", {}).items()))] = ours
             # the fork's APSNR is its own variant (psnr.md §3.5): its aggregates are no reference
             n, diffs = compare(gold_run["output_scalar"], ours, luma_only, used == anchor, keys,
                                tolerance)
@@ -373,6 +381,12 @@ def main():
             for d in diffs[:10]:
                 print("    " + d)
             failed = failed or n == 0
+    if args.family == "adm" and "adm" in built:
+        r, v, d, f = golden_extra.adm_checks(args, manifest, golden_dir, adm_done, compare)
+        runs_done += r
+        total_values += v
+        total_diffs += d
+        failed |= f
     if args.family == "ciede" and "ciede" in built:
         r, v, d, f = golden_extra.ciede_checks(args, golden_dir, compare)
         runs_done += r

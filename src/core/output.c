@@ -30,6 +30,9 @@ static const struct { const char *name, *alias; } aliases[] = {
     { "VMAF_feature_vif_scale1_score", "vif_scale1" },
     { "VMAF_feature_vif_scale2_score", "vif_scale2" },
     { "VMAF_feature_vif_scale3_score", "vif_scale3" },
+    { "VMAF_integer_feature_adm2_score", "integer_adm2" },
+    { "VMAF_integer_feature_aim_score", "integer_aim" },
+    { "VMAF_integer_feature_adm3_score", "integer_adm3" },
     { NULL, NULL },
 };
 

@@ -9,6 +9,7 @@
 #include "feature/cambi.h"
 #include "feature/float_vif.h"
 #include "feature/ciede.h"
+#include "feature/adm.h"
 #include "feature/motion.h"
 #include "feature/ms_ssim.h"
 #include "feature/psnr.h"
@@ -32,6 +33,7 @@ const LsExtractor *const ls_extractors[] = {
     &ls_fex_ciede,
     &ls_fex_psnr,
     &ls_fex_psnr_hvs,
+    &ls_fex_adm,
     &ls_fex_motion,
     &ls_fex_vif,
     &ls_fex_cambi,
