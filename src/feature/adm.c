@@ -499,13 +499,10 @@ typedef struct ScratchPool {
 
 typedef struct AdmPriv {
     LsAdmOptions opt; /* first: the option table's offsets point here */
-    LsAdmSetup setup;
+    LsAdmState st;
     LsAdmDsp dsp;
-    int bpc;
     ScratchPool *pool;
     size_t scratch_bytes;
-    char name_adm2[256], name_aim[256], name_adm3[256], name_scale[4][256];
-    char name_adm[256], name_num[256], name_den[256], name_num_s[4][256], name_den_s[4][256];
 } AdmPriv;
 
 /* Per-call state of one scale. Band rows are int16 (scale 0) or int32, as void pointers. */
@@ -638,7 +635,7 @@ static void produce_row(Frame *fr, Stage *st, int i)
                 rows[k] = (const uint8_t *)pic->data[0] +
                           (ptrdiff_t)ls_adm_dwt_index(i, k, sc->hi) * pic->stride[0];
             int16_t *const *b = (int16_t *const *)st->band[img];
-            p->dsp.dwt0(rows, p->bpc, sc->wi, sc->c0, sc->c1, st->tmp, a, details ? b[0] : NULL,
+            p->dsp.dwt0(rows, p->st.bpc, sc->wi, sc->c0, sc->c1, st->tmp, a, details ? b[0] : NULL,
                         b[1], b[2]);
         } else {
             const int32_t *rows[4];
@@ -741,10 +738,10 @@ static void frame_init(Frame *fr, const AdmPriv *p)
     fr->p = p;
     fr->do_aim = !p->opt.adm_skip_aim;
     for (int k = 0; k < LS_ADM_SCALES; k++) {
-        fr->st[k].sc = &p->setup.scale[k];
+        fr->st[k].sc = &p->st.setup.scale[k];
         fr->st[k].scale = k;
         fr->st[k].elem = k == 0 ? sizeof(int16_t) : sizeof(int32_t);
-        fr->st[k].next_cm = p->setup.scale[k].T;
+        fr->st[k].next_cm = p->st.setup.scale[k].T;
     }
 }
 
@@ -790,7 +787,7 @@ static int adm_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *di
     carve(&fr, mem);
     offset_rows(&fr);
 
-    const LsAdmScale *s0 = &p->setup.scale[0];
+    const LsAdmScale *s0 = &p->st.setup.scale[0];
     for (int i = 0; i < s0->h; i++)
         produce_row(&fr, &fr.st[0], i);
     scratch_give(p, mem);
@@ -798,36 +795,70 @@ static int adm_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *di
     LsAdmScaleSums sums[LS_ADM_SCALES];
     for (int k = 0; k < LS_ADM_SCALES; k++)
         sums[k] = fr.st[k].sums;
-    LsAdmScores sc;
-    ls_adm_scores(&p->setup, &p->opt, sums, &sc);
+    return ls_adm_write_scores(&p->st, sums, index, fc);
+}
 
-    int err = ls_collector_append(fc, p->name_adm2, sc.adm2, index);
-    err = err ? err : ls_collector_append(fc, p->name_aim, sc.aim, index);
-    err = err ? err : ls_collector_append(fc, p->name_adm3, sc.adm3, index);
+int ls_adm_write_scores(const LsAdmState *st, const LsAdmScaleSums sums[LS_ADM_SCALES],
+                        unsigned index, LsCollector *fc)
+{
+    LsAdmScores sc;
+    ls_adm_scores(&st->setup, &st->opt, sums, &sc);
+    int err = ls_collector_append(fc, st->name_adm2, sc.adm2, index);
+    err = err ? err : ls_collector_append(fc, st->name_aim, sc.aim, index);
+    err = err ? err : ls_collector_append(fc, st->name_adm3, sc.adm3, index);
     for (int k = 0; k < LS_ADM_SCALES && !err; k++)
-        err = ls_collector_append(fc, p->name_scale[k], sc.scale[k], index);
-    if (!p->opt.debug || err)
+        err = ls_collector_append(fc, st->name_scale[k], sc.scale[k], index);
+    if (!st->opt.debug || err)
         return err;
-    err = ls_collector_append(fc, p->name_adm, sc.adm2, index);
-    err = err ? err : ls_collector_append(fc, p->name_num, sc.num, index);
-    err = err ? err : ls_collector_append(fc, p->name_den, sc.den, index);
+    err = ls_collector_append(fc, st->name_adm, sc.adm2, index);
+    err = err ? err : ls_collector_append(fc, st->name_num, sc.num, index);
+    err = err ? err : ls_collector_append(fc, st->name_den, sc.den, index);
     for (int k = 0; k < LS_ADM_SCALES && !err; k++) {
-        err = ls_collector_append(fc, p->name_num_s[k], sc.num_s[k], index);
-        err = err ? err : ls_collector_append(fc, p->name_den_s[k], sc.den_s[k], index);
+        err = ls_collector_append(fc, st->name_num_s[k], sc.num_s[k], index);
+        err = err ? err : ls_collector_append(fc, st->name_den_s[k], sc.den_s[k], index);
     }
     return err;
+}
+
+int ls_adm_state_init(LsFex *fex, LsAdmState *st, const LsAdmOptions *opt, unsigned bpc,
+                      unsigned w, unsigned h)
+{
+    if (bpc < 8 || bpc > 16)
+        return ls_fex_error(fex, "adm: bit depth %u is not supported (8 to 16)", bpc);
+    char err[512];
+    st->opt = *opt;
+    if (ls_adm_setup(&st->setup, opt, (int)w, (int)h, err, sizeof(err)))
+        return ls_fex_error(fex, "%s", err);
+    st->bpc = (int)bpc;
+    fex->n_planes_read = 1;
+    ls_fex_feature_name(fex, st->name_adm2, sizeof(st->name_adm2),
+                        "VMAF_integer_feature_adm2_score", "integer_adm2");
+    ls_fex_feature_name(fex, st->name_aim, sizeof(st->name_aim), "VMAF_integer_feature_aim_score",
+                        "integer_aim");
+    ls_fex_feature_name(fex, st->name_adm3, sizeof(st->name_adm3),
+                        "VMAF_integer_feature_adm3_score", "integer_adm3");
+    ls_fex_feature_name(fex, st->name_adm, sizeof(st->name_adm), "integer_adm", NULL);
+    ls_fex_feature_name(fex, st->name_num, sizeof(st->name_num), "integer_adm_num", NULL);
+    ls_fex_feature_name(fex, st->name_den, sizeof(st->name_den), "integer_adm_den", NULL);
+    for (int k = 0; k < LS_ADM_SCALES; k++) {
+        char base[64];
+        snprintf(base, sizeof(base), "integer_adm_scale%d", k);
+        ls_fex_feature_name(fex, st->name_scale[k], sizeof(st->name_scale[k]), base, NULL);
+        snprintf(base, sizeof(base), "integer_adm_num_scale%d", k);
+        ls_fex_feature_name(fex, st->name_num_s[k], sizeof(st->name_num_s[k]), base, NULL);
+        snprintf(base, sizeof(base), "integer_adm_den_scale%d", k);
+        ls_fex_feature_name(fex, st->name_den_s[k], sizeof(st->name_den_s[k]), base, NULL);
+    }
+    return 0;
 }
 
 static int adm_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h)
 {
     AdmPriv *p = fex->priv;
     (void)fmt; /* luma only: every layout, 4:0:0 included */
-    if (bpc < 8 || bpc > 16)
-        return ls_fex_error(fex, "adm: bit depth %u is not supported (8 to 16)", bpc);
-    char err[512];
-    if (ls_adm_setup(&p->setup, &p->opt, (int)w, (int)h, err, sizeof(err)))
-        return ls_fex_error(fex, "%s", err);
-    p->bpc = (int)bpc;
+    int err = ls_adm_state_init(fex, &p->st, &p->opt, bpc, w, h);
+    if (err)
+        return err;
     ls_adm_dsp_init(&p->dsp, fex->cpu_flags);
     Frame fr;
     frame_init(&fr, p);
@@ -836,24 +867,6 @@ static int adm_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, unsigned
     if (!p->pool)
         return -ENOMEM;
     pthread_mutex_init(&p->pool->lock, NULL);
-    ls_fex_feature_name(fex, p->name_adm2, sizeof(p->name_adm2), "VMAF_integer_feature_adm2_score",
-                        "integer_adm2");
-    ls_fex_feature_name(fex, p->name_aim, sizeof(p->name_aim), "VMAF_integer_feature_aim_score",
-                        "integer_aim");
-    ls_fex_feature_name(fex, p->name_adm3, sizeof(p->name_adm3), "VMAF_integer_feature_adm3_score",
-                        "integer_adm3");
-    ls_fex_feature_name(fex, p->name_adm, sizeof(p->name_adm), "integer_adm", NULL);
-    ls_fex_feature_name(fex, p->name_num, sizeof(p->name_num), "integer_adm_num", NULL);
-    ls_fex_feature_name(fex, p->name_den, sizeof(p->name_den), "integer_adm_den", NULL);
-    for (int k = 0; k < LS_ADM_SCALES; k++) {
-        char base[64];
-        snprintf(base, sizeof(base), "integer_adm_scale%d", k);
-        ls_fex_feature_name(fex, p->name_scale[k], sizeof(p->name_scale[k]), base, NULL);
-        snprintf(base, sizeof(base), "integer_adm_num_scale%d", k);
-        ls_fex_feature_name(fex, p->name_num_s[k], sizeof(p->name_num_s[k]), base, NULL);
-        snprintf(base, sizeof(base), "integer_adm_den_scale%d", k);
-        ls_fex_feature_name(fex, p->name_den_s[k], sizeof(p->name_den_s[k]), base, NULL);
-    }
     return 0;
 }
 

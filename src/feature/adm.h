@@ -388,6 +388,25 @@ typedef struct LsAdmScores {
     double scale[LS_ADM_SCALES];
 } LsAdmScores;
 
+/* What the CPU extractor and its GPU twins share besides the math: the options, the per-scale
+ * setup, the depth and the output names. */
+typedef struct LsAdmState {
+    LsAdmOptions opt;
+    LsAdmSetup setup;
+    int bpc;
+    char name_adm2[256], name_aim[256], name_adm3[256], name_scale[LS_ADM_SCALES][256];
+    char name_adm[256], name_num[256], name_den[256];
+    char name_num_s[LS_ADM_SCALES][256], name_den_s[LS_ADM_SCALES][256];
+} LsAdmState;
+
+/* The extractor's checks and refusals (one line through ls_fex_error), the setup and the names;
+ * the extractor reads luma only. */
+int ls_adm_state_init(LsFex *fex, LsAdmState *st, const LsAdmOptions *opt, unsigned bpc,
+                      unsigned w, unsigned h);
+/* Every output of frame `index` from its four scales' integer sums. */
+int ls_adm_write_scores(const LsAdmState *st, const LsAdmScaleSums sums[LS_ADM_SCALES],
+                        unsigned index, LsCollector *fc);
+
 /* Validates the frame size and the option set (one message through err, -EINVAL) and computes the
  * CSF factors and every shift. err may be NULL. */
 int ls_adm_setup(LsAdmSetup *s, const LsAdmOptions *o, int w, int h, char *err, size_t err_len);
