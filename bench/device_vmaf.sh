@@ -39,7 +39,7 @@ if [ "$mode" = check ] || [ "$mode" = all ]; then
   {
     for f in $(ls $fx/*_ref.y4m | sort); do
       id=$(basename "$f" _ref.y4m)
-      for m in "version=vmaf_v0.6.1" "version=vmaf_v0.6.1neg" "version=vmaf_b_v0.6.3" "version=vmaf_4k_v0.6.1"; do
+      for m in "version=vmaf_v0.6.1" "version=vmaf_v0.6.1neg" "version=vmaf_b_v0.6.3"; do
         r=$($cli -r "$f" -d $fx/${id}_dis.y4m -m $m --parity cuda -q --threads $jobs 2>&1 | tail -1)
         echo "$id cuda [$m]: $r"
       done
@@ -60,7 +60,7 @@ if [ "$mode" = check ] || [ "$mode" = all ]; then
   if command -v compute-sanitizer >/dev/null; then
     for tool in memcheck racecheck; do
       compute-sanitizer --tool $tool $cli -r $fx/p02_ref.y4m -d $fx/p02_dis.y4m --feature psnr --feature psnr_hvs \
-        --backend cuda -q --frame_cnt 4 -o /dev/null 2>&1 | tail -1 | sed "s/^/$tool: /" | tee -a "$out/sanitizer.txt"
+        --feature float_motion --backend cuda -q --frame_cnt 3 -o /dev/null 2>&1 | tail -1 | sed "s/^/$tool: /" | tee -a "$out/sanitizer.txt"
     done
   fi
 fi

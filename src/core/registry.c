@@ -43,6 +43,8 @@ const LsExtractor *const ls_extractors[] = {
     &ls_fex_psnr_hvs_cuda,
     &ls_fex_float_motion_cuda,
     &ls_fex_motion_cuda,
+    &ls_fex_vif_cuda,
+    &ls_fex_adm_cuda,
 #endif
 #if LOCKSTEP_HAVE_OPENCL
     &ls_fex_psnr_opencl,
