@@ -29,24 +29,19 @@ enum { NTAPS = LS_FLOAT_SSIM_TAPS, NMOMENTS = 5 };
 
 typedef struct FloatSsimPriv {
     LsFloatSsimOptions opt; /* first: the option table's offsets point here */
+    LsFloatSsimState st;
     LsSsimDsp dsp;
-    unsigned w, h, bpc;
-    int f;                  /* decimation factor, 1 = none */
-    unsigned dw, dh;        /* size after decimation */
-    float box_weight;       /* 1/(f*f) as float */
     int32_t *dec_cols;      /* f > 1: mirrored source column of tap u of output X, at u*dw+X */
-    double max_db;
 } FloatSsimPriv;
 
-static int float_ssim_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, unsigned w,
-                           unsigned h)
+int ls_float_ssim_state_init(LsFex *fex, LsFloatSsimState *p, const LsFloatSsimOptions *opt,
+                             unsigned bpc, unsigned w, unsigned h)
 {
-    FloatSsimPriv *p = fex->priv;
-    (void)fmt; /* luma only; every layout, 4:0:0 included */
     if (bpc != 8 && bpc != 10 && bpc != 12 && bpc != 16)
         return ls_fex_error(fex, "float_ssim: bit depth %u is not supported (8, 10, 12 or 16)",
                             bpc);
     fex->n_planes_read = 1;
+    p->opt = *opt;
     p->w = w;
     p->h = h;
     p->bpc = bpc;
@@ -68,17 +63,29 @@ static int float_ssim_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, u
                             w, h);
     }
     p->box_weight = 1.0f / (float)(p->f * p->f);
-    if (p->f > 1) {
-        const int r = p->f / 2;
-        p->dec_cols = malloc((size_t)p->dw * (size_t)p->f * sizeof(*p->dec_cols));
+    p->max_db = ls_ssim_db_ceiling(p->opt.clip_db, bpc, w, h);
+    return 0;
+}
+
+static int float_ssim_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, unsigned w,
+                           unsigned h)
+{
+    FloatSsimPriv *p = fex->priv;
+    (void)fmt; /* luma only; every layout, 4:0:0 included */
+    int err = ls_float_ssim_state_init(fex, &p->st, &p->opt, bpc, w, h);
+    if (err)
+        return err;
+    const LsFloatSsimState *st = &p->st;
+    if (st->f > 1) {
+        const int r = st->f / 2;
+        p->dec_cols = malloc((size_t)st->dw * (size_t)st->f * sizeof(*p->dec_cols));
         if (!p->dec_cols)
             return -ENOMEM;
-        for (int u = 0; u < p->f; u++)
-            for (unsigned x_out = 0; x_out < p->dw; x_out++)
-                p->dec_cols[(unsigned)u * p->dw + x_out] =
-                    (int32_t)ls_float_ssim_mirror((int)x_out * p->f + u - r, (int)w);
+        for (int u = 0; u < st->f; u++)
+            for (unsigned x_out = 0; x_out < st->dw; x_out++)
+                p->dec_cols[(unsigned)u * st->dw + x_out] =
+                    (int32_t)ls_float_ssim_mirror((int)x_out * st->f + u - r, (int)w);
     }
-    p->max_db = ls_ssim_db_ceiling(p->opt.clip_db, bpc, w, h);
     ls_ssim_dsp_init(&p->dsp, fex->cpu_flags);
     return 0;
 }
@@ -102,18 +109,19 @@ void ls_float_ssim_convert_row(const VmafPicture *pic, unsigned y, unsigned w, f
 static void decimate_row(const FloatSsimPriv *p, const VmafPicture *pic, unsigned y_out,
                          float *src_rows, float *out)
 {
-    const unsigned f = (unsigned)p->f;
-    const int r = p->f / 2;
+    const LsFloatSsimState *st = &p->st;
+    const unsigned f = (unsigned)st->f;
+    const int r = st->f / 2;
     for (unsigned v = 0; v < f; v++) {
-        const int y = ls_float_ssim_mirror((int)(y_out * f) + (int)v - r, (int)p->h);
+        const int y = ls_float_ssim_mirror((int)(y_out * f) + (int)v - r, (int)st->h);
         /* the box filter's float product, formed once per sample: every tap of a sample uses
          * the same product */
-        float *src = src_rows + (size_t)v * p->w;
-        ls_float_ssim_convert_row(pic, (unsigned)y, p->w, src);
-        for (unsigned x = 0; x < p->w; x++)
-            src[x] = src[x] * p->box_weight;
+        float *src = src_rows + (size_t)v * st->w;
+        ls_float_ssim_convert_row(pic, (unsigned)y, st->w, src);
+        for (unsigned x = 0; x < st->w; x++)
+            src[x] = src[x] * st->box_weight;
     }
-    p->dsp.float_decimate(src_rows, p->w, p->dec_cols, f, p->dw, out);
+    p->dsp.float_decimate(src_rows, st->w, p->dec_cols, f, st->dw, out);
 }
 
 size_t ls_float_ssim_stats_scratch(unsigned w)
@@ -163,12 +171,12 @@ static void float_ssim_rows(const void *ctx, unsigned y, float *ref_buf, float *
 {
     const FloatSsimRows *r = ctx;
     const FloatSsimPriv *p = r->p;
-    if (p->f > 1) {
+    if (p->st.f > 1) {
         decimate_row(p, r->ref, y, r->src_rows, ref_buf);
         decimate_row(p, r->dist, y, r->src_rows, dis_buf);
     } else {
-        ls_float_ssim_convert_row(r->ref, y, p->dw, ref_buf);
-        ls_float_ssim_convert_row(r->dist, y, p->dw, dis_buf);
+        ls_float_ssim_convert_row(r->ref, y, p->st.dw, ref_buf);
+        ls_float_ssim_convert_row(r->dist, y, p->st.dw, dis_buf);
     }
     *ref = ref_buf;
     *dis = dis_buf;
@@ -178,8 +186,8 @@ static int float_ssim_extract(LsFex *fex, const VmafPicture *ref, const VmafPict
                               unsigned index, LsCollector *fc)
 {
     const FloatSsimPriv *p = fex->priv;
-    const unsigned dw = p->dw, dh = p->dh, w_out = dw - 10, h_out = dh - 10;
-    const size_t src_len = p->f > 1 ? (size_t)p->f * p->w : 0;
+    const unsigned dw = p->st.dw, dh = p->st.dh;
+    const size_t src_len = p->st.f > 1 ? (size_t)p->st.f * p->st.w : 0;
     float *mem = malloc((src_len + ls_float_ssim_stats_scratch(dw)) * sizeof(float));
     if (!mem)
         return -ENOMEM;
@@ -187,17 +195,22 @@ static int float_ssim_extract(LsFex *fex, const VmafPicture *ref, const VmafPict
     double acc[4];
     ls_float_ssim_stats(&p->dsp, dw, dh, float_ssim_rows, &rows, mem + src_len, acc);
     free(mem);
+    return ls_float_ssim_write_scores(&p->st, acc, index, fc);
+}
 
-    const double n = (double)(int)(w_out * h_out);
+int ls_float_ssim_write_scores(const LsFloatSsimState *st, const double acc[4], unsigned index,
+                               LsCollector *fc)
+{
+    const double n = (double)(int)((st->dw - 10) * (st->dh - 10));
     double score = (double)(float)(acc[0] / n);
-    if (p->opt.enable_db)
-        score = ls_ssim_to_db(score, p->max_db);
+    if (st->opt.enable_db)
+        score = ls_ssim_to_db(score, st->max_db);
     int err = ls_collector_append(fc, "float_ssim", score, index);
-    if (!err && p->opt.enable_lcs)
+    if (!err && st->opt.enable_lcs)
         err = ls_collector_append(fc, "float_ssim_l", (double)(float)(acc[1] / n), index);
-    if (!err && p->opt.enable_lcs)
+    if (!err && st->opt.enable_lcs)
         err = ls_collector_append(fc, "float_ssim_c", (double)(float)(acc[2] / n), index);
-    if (!err && p->opt.enable_lcs)
+    if (!err && st->opt.enable_lcs)
         err = ls_collector_append(fc, "float_ssim_s", (double)(float)(acc[3] / n), index);
     return err;
 }

@@ -163,6 +163,35 @@ static inline double ls_ssim_to_db(double score, double max_db)
 
 #ifndef __CUDACC__
 
+/* What the CPU extractors and their GPU twins share besides the math: the checks and refusals
+ * (one line through ls_fex_error), the geometry and the score writers. Both read luma only. */
+typedef struct LsFloatSsimState {
+    LsFloatSsimOptions opt;
+    unsigned w, h, bpc;
+    int f;                  /* decimation factor, 1 = none */
+    unsigned dw, dh;        /* size after decimation; the valid grid is (dw - 10) x (dh - 10) */
+    float box_weight;       /* 1/(f*f) as float */
+    double max_db;
+} LsFloatSsimState;
+
+int ls_float_ssim_state_init(LsFex *fex, LsFloatSsimState *st, const LsFloatSsimOptions *opt,
+                             unsigned bpc, unsigned w, unsigned h);
+/* acc: the four sequential double chains { sum l*c*s, sum l, sum c, sum s } of the valid grid. */
+int ls_float_ssim_write_scores(const LsFloatSsimState *st, const double acc[4], unsigned index,
+                               LsCollector *fc);
+
+typedef struct LsSsimState {
+    LsSsimOptions opt;
+    unsigned w, h;
+    double sample_max, max_db;
+} LsSsimState;
+
+int ls_ssim_state_init(LsFex *fex, LsSsimState *st, const LsSsimOptions *opt, unsigned bpc,
+                       unsigned w, unsigned h);
+/* From the two chains: the ssim terms in row-major order, and the kept weights. */
+int ls_ssim_write_score(const LsSsimState *st, double ssim_sum, double weight_sum,
+                        unsigned index, LsCollector *fc);
+
 extern const LsOption ls_float_ssim_options[];
 extern const LsOption ls_ssim_options[];
 extern const LsExtractor ls_fex_float_ssim;
