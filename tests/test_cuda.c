@@ -489,6 +489,21 @@ int main(int argc, char **argv)
             cases[n++] = (Case){ 65, 33, 16 - 7 * (o & 1), fmts[(o + 1) % 4], 2, vif_adm_opts[o], 0,
                                  0 };
     }
+    /* every float_ssim and ssim option */
+    static const char *const ssim_opts[] = {
+        "float_ssim ssim",
+        "float_ssim=enable_lcs=true ssim=enable_db=true",
+        "float_ssim=enable_db=true:clip_db=true ssim=enable_db=true:clip_db=true",
+        "float_ssim=scale=2:enable_lcs=true",
+        "float_ssim=scale=1:enable_db=true",
+    };
+    for (unsigned o = 0; o < (quick ? 2u : 5u); o++) {
+        cases[n++] = (Case){ 97, 61, 8, VMAF_PIX_FMT_YUV420P, 3, ssim_opts[o], 0, 0 };
+        cases[n++] = (Case){ 171, 98, o & 1 ? 16 : 10, fmts[o % 4], 3, ssim_opts[o], 2, 0 };
+    }
+    cases[n++] = (Case){ 11, 11, 12, VMAF_PIX_FMT_YUV400P, 2, "float_ssim ssim", 0, 0 };
+    cases[n++] = (Case){ 10, 10, 8, VMAF_PIX_FMT_YUV420P, 1, "float_ssim", 0, 0 };
+    cases[n++] = (Case){ 3, 2, 9, VMAF_PIX_FMT_YUV420P, 2, "ssim", 0, 0 };
     /* vif's and adm's smallest frames and refusals */
     cases[n++] = (Case){ 33, 33, 8, VMAF_PIX_FMT_YUV420P, 3, "vif adm", 0, 0 };
     cases[n++] = (Case){ 16, 16, 10, VMAF_PIX_FMT_YUV400P, 3, "vif", 0, 0 };
@@ -517,10 +532,14 @@ int main(int argc, char **argv)
     if (!quick) {
         /* long float chains */
         cases[n++] = (Case){ 1920, 1080, 10, VMAF_PIX_FMT_YUV420P, 3,
-                             "psnr=enable_mse=true psnr_hvs motion float_motion vif adm", 0, 0 };
+                             "psnr=enable_mse=true psnr_hvs motion float_motion vif adm float_ssim ssim",
+                             0, 0 };
+        cases[n++] = (Case){ 1280, 720, 8, VMAF_PIX_FMT_YUV420P, 3,
+                             "float_ssim=scale=1:enable_lcs=true ssim", 0, 0 };
         cases[n++] = (Case){ 1921, 1081, 8, VMAF_PIX_FMT_YUV444P, 3, "vif adm motion", 0, 0 };
         cases[n++] = (Case){ 3840, 2160, 8, VMAF_PIX_FMT_YUV420P, 5,
-                             "psnr=enable_apsnr=true psnr_hvs motion float_motion vif adm", 0, 0 };
+                             "psnr=enable_apsnr=true psnr_hvs motion float_motion vif adm float_ssim",
+                             0, 0 };
         cases[n++] = (Case){ 3840, 2160, 12, VMAF_PIX_FMT_YUV422P, 3,
                              "vif=vif_enhn_gain_limit=1 adm=adm_enhn_gain_limit=1 motion", 0, 0 };
         cases[n++] = (Case){ 3840, 2160, 10, VMAF_PIX_FMT_YUV422P, 2, "psnr psnr_hvs", 0, 0 };

@@ -45,6 +45,8 @@ const LsExtractor *const ls_extractors[] = {
     &ls_fex_motion_cuda,
     &ls_fex_vif_cuda,
     &ls_fex_adm_cuda,
+    &ls_fex_float_ssim_cuda,
+    &ls_fex_ssim_cuda,
 #endif
 #if LOCKSTEP_HAVE_OPENCL
     &ls_fex_psnr_opencl,

@@ -17,7 +17,7 @@ else()
 endif()
 set(LS_CUDA_NVCC_FLAGS
     --fmad=false --prec-div=true --prec-sqrt=true -ftz=false -O3 --threads 0 ${LS_CUDA_GENCODE})
-set(LS_CUDA_KERNELS psnr psnr_hvs motion vif adm)
+set(LS_CUDA_KERNELS psnr psnr_hvs motion vif adm ssim)
 set(LS_CUDA_DIR ${CMAKE_CURRENT_SOURCE_DIR}/cuda)
 set(LS_CUDA_OUT ${CMAKE_CURRENT_BINARY_DIR}/cuda)
 file(MAKE_DIRECTORY ${LS_CUDA_OUT})
@@ -54,4 +54,6 @@ target_sources(lockstep PRIVATE
   ${LS_CUDA_DIR}/motion.c
   ${LS_CUDA_DIR}/float_motion.c
   ${LS_CUDA_DIR}/vif.c
-  ${LS_CUDA_DIR}/adm.c)
+  ${LS_CUDA_DIR}/adm.c
+  ${LS_CUDA_DIR}/float_ssim.c
+  ${LS_CUDA_DIR}/ssim.c)

@@ -10,5 +10,7 @@ extern const LsExtractor ls_fex_motion_cuda;
 extern const LsExtractor ls_fex_float_motion_cuda;
 extern const LsExtractor ls_fex_vif_cuda;
 extern const LsExtractor ls_fex_adm_cuda;
+extern const LsExtractor ls_fex_float_ssim_cuda;
+extern const LsExtractor ls_fex_ssim_cuda;
 
 #endif
