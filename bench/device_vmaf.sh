@@ -44,13 +44,14 @@ if [ "$mode" = check ] || [ "$mode" = all ]; then
   {
     for f in $(ls $fx/*_ref.y4m | sort); do
       id=$(basename "$f" _ref.y4m)
-      for m in "version=vmaf_v0.6.1" "version=vmaf_v0.6.1neg" "version=vmaf_b_v0.6.3"; do
+      for m in "version=vmaf_v0.6.1" "version=vmaf_v0.6.1neg" "version=vmaf_b_v0.6.3" "version=vmaf_float_v0.6.1"; do
         r=$($cli -r "$f" -d $fx/${id}_dis.y4m -m $m --parity cuda -q --threads $jobs 2>&1 | tail -1)
         echo "$id cuda [$m]: $r"
       done
       r=$($cli -r "$f" -d $fx/${id}_dis.y4m -n --feature psnr=enable_apsnr=true --feature psnr_hvs \
-            --feature float_motion --feature motion=motion_five_frame_window=true --parity cuda -q --threads $jobs 2>&1 | tail -1)
-      echo "$id cuda [psnr psnr_hvs float_motion motion]: $r"
+            --feature float_motion --feature motion=motion_five_frame_window=true --feature float_ssim \
+            --feature ssim=enable_db=true --parity cuda -q --threads $jobs 2>&1 | tail -1)
+      echo "$id cuda [psnr psnr_hvs float_motion motion float_ssim ssim]: $r"
     done
     for size in 1920x1080 3840x2160; do for fmt in 420 422 444; do for bits in 8 10 12; do
       w=${size%x*}; h=${size#*x}

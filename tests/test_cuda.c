@@ -504,6 +504,23 @@ int main(int argc, char **argv)
     cases[n++] = (Case){ 11, 11, 12, VMAF_PIX_FMT_YUV400P, 2, "float_ssim ssim", 0, 0 };
     cases[n++] = (Case){ 10, 10, 8, VMAF_PIX_FMT_YUV420P, 1, "float_ssim", 0, 0 };
     cases[n++] = (Case){ 3, 2, 9, VMAF_PIX_FMT_YUV420P, 2, "ssim", 0, 0 };
+    /* every float_vif and float_adm option a twin computes (vif_prescale != 1 and adm_p_norm != 3
+     * run on the CPU by design) */
+    static const char *const float_opts[] = {
+        "float_vif float_adm",
+        "float_vif=vif_enhn_gain_limit=1:debug=true float_adm=adm_enhn_gain_limit=1:debug=true",
+        "float_vif=vif_kernelscale=0.5:vif_sigma_nsq=1.5 float_adm=adm_csf_mode=1:adm_norm_view_dist=5",
+        "float_vif=vif_skip_scale0=true:vif_scale1_min_val=0.5 float_adm=adm_skip_scale0=true:adm_bypass_cm=1",
+        "float_vif=vif_kernelscale=2 float_adm=adm_f1s0=0.5:adm_f2s1=0.25:adm_min_val=0.3:adm_dlm_weight=0.2",
+    };
+    for (unsigned o = 0; o < (quick ? 2u : 5u); o++) {
+        cases[n++] = (Case){ 97, 61, 8, VMAF_PIX_FMT_YUV420P, 3, float_opts[o], 0, 0 };
+        cases[n++] = (Case){ 171, 98, o & 1 ? 12 : 10, fmts[o % 4], 3, float_opts[o], 2, 0 };
+    }
+    cases[n++] = (Case){ 17, 17, 8, VMAF_PIX_FMT_YUV420P, 2, "float_adm", 0, 0 };
+    cases[n++] = (Case){ 16, 17, 8, VMAF_PIX_FMT_YUV420P, 1, "float_adm", 0, 0 };
+    cases[n++] = (Case){ 16, 16, 16, VMAF_PIX_FMT_YUV400P, 2, "float_vif", 0, 0 };
+    cases[n++] = (Case){ 15, 16, 8, VMAF_PIX_FMT_YUV420P, 1, "float_vif", 0, 0 };
     /* vif's and adm's smallest frames and refusals */
     cases[n++] = (Case){ 33, 33, 8, VMAF_PIX_FMT_YUV420P, 3, "vif adm", 0, 0 };
     cases[n++] = (Case){ 16, 16, 10, VMAF_PIX_FMT_YUV400P, 3, "vif", 0, 0 };
@@ -536,12 +553,15 @@ int main(int argc, char **argv)
                              0, 0 };
         cases[n++] = (Case){ 1280, 720, 8, VMAF_PIX_FMT_YUV420P, 3,
                              "float_ssim=scale=1:enable_lcs=true ssim", 0, 0 };
-        cases[n++] = (Case){ 1921, 1081, 8, VMAF_PIX_FMT_YUV444P, 3, "vif adm motion", 0, 0 };
+        cases[n++] = (Case){ 1921, 1081, 8, VMAF_PIX_FMT_YUV444P, 3,
+                             "vif adm motion float_vif float_adm float_motion", 0, 0 };
         cases[n++] = (Case){ 3840, 2160, 8, VMAF_PIX_FMT_YUV420P, 5,
                              "psnr=enable_apsnr=true psnr_hvs motion float_motion vif adm float_ssim",
                              0, 0 };
         cases[n++] = (Case){ 3840, 2160, 12, VMAF_PIX_FMT_YUV422P, 3,
                              "vif=vif_enhn_gain_limit=1 adm=adm_enhn_gain_limit=1 motion", 0, 0 };
+        cases[n++] = (Case){ 3840, 2160, 8, VMAF_PIX_FMT_YUV420P, 3, "float_vif float_adm float_motion",
+                             0, 0 };
         cases[n++] = (Case){ 3840, 2160, 10, VMAF_PIX_FMT_YUV422P, 2, "psnr psnr_hvs", 0, 0 };
         cases[n++] = (Case){ 3840, 2160, 12, VMAF_PIX_FMT_YUV444P, 3,
                              "psnr psnr_hvs=enable_chroma=false float_motion=motion_add_uv=true", 0, 0 };

@@ -47,6 +47,8 @@ const LsExtractor *const ls_extractors[] = {
     &ls_fex_adm_cuda,
     &ls_fex_float_ssim_cuda,
     &ls_fex_ssim_cuda,
+    &ls_fex_float_vif_cuda,
+    &ls_fex_float_adm_cuda,
 #endif
 #if LOCKSTEP_HAVE_OPENCL
     &ls_fex_psnr_opencl,

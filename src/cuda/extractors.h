@@ -12,5 +12,7 @@ extern const LsExtractor ls_fex_vif_cuda;
 extern const LsExtractor ls_fex_adm_cuda;
 extern const LsExtractor ls_fex_float_ssim_cuda;
 extern const LsExtractor ls_fex_ssim_cuda;
+extern const LsExtractor ls_fex_float_vif_cuda;
+extern const LsExtractor ls_fex_float_adm_cuda;
 
 #endif

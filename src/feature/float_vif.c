@@ -571,6 +571,7 @@ static int float_vif_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, un
     const int err = ls_float_vif_state_init(&p->state, &p->opt, fex, bpc, w, h);
     if (err)
         return err;
+    fex->n_planes_read = 1;
     ls_float_vif_dsp_init(&p->dsp, fex->cpu_flags);
     return 0;
 }
