@@ -89,7 +89,7 @@ if [ "$mode" = bench ] || [ "$mode" = all ] || [ "$mode" = cudatest ]; then
     r=$gen/b_ref.y4m; d=$gen/b_dis.y4m
     make_pair $w $h $bits $n $r $d
     for backend in cuda cpu; do
-      m=$n; [ $backend = cpu ] && m=$((n / 8))
+      m=$n; [ $backend = cpu ] && m=$((n / 2))
       for t in 2 $m; do
         # best of 3 wall times of the whole process
         best=$(python3 - "$cli" "$r" "$d" "$backend" "$jobs" "$t" <<'PY'
