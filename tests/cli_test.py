@@ -321,7 +321,7 @@ def preset_tests(cli, fx, work):
         ("nflx_ctc", "v1.0"): (["version=vmaf_4k_v0.6.1:name=vmaf", "version=vmaf_4k_v0.6.1neg:name=vmaf_neg"],
                                ["psnr=enable_chroma=true:enable_apsnr=true", "float_ssim=enable_db=true:clip_db=true", "cambi"]),
     }
-    big = ["-r", os.path.join(fx, "p09_ref.y4m"), "-d", os.path.join(fx, "p09_dis.y4m"), "--frame_cnt", "3"]
+    big = ["-r", os.path.join(fx, "p09_ref.y4m"), "-d", os.path.join(fx, "p09_dis.y4m"), "--frame_cnt", "2"]
     for (option, version), (models, features) in presets.items():
         preset, e = report_of(cli, work, big + [f"--{option}", version], "preset.json")
         if preset is None:
@@ -394,10 +394,10 @@ def first_run_tests(cli, fx, work):
     check("reports say lockstep and its version (JSON, XML)", r is not None and r["version"] == version and
           f'<VMAF version="{version}">' in open(out).read(), e)
     h = run(cli, ["--help"]).stdout
-    check("--help: the default thread count, the exit codes, the presets",
-          "--threads N               worker threads (default 0" in h and
+    ok = ("--threads N               worker threads (default 0" in h and
           "Exit status: 0 success, 1 usage error, 3 --parity found differences, 255 any other error." in h and
-          "--aom_ctc" in h and "--nflx_ctc" in h, h[-600:])
+          "--aom_ctc" in h and "--nflx_ctc" in h)
+    check("--help: the default thread count, the exit codes, the presets", ok, "" if ok else h[-600:])
 
     # a pipe on one side: the same scores as the file
     want, e = report_of(cli, work, ["-r", ref, "-d", dis, "-n", "--feature", "psnr", "--frame_cnt", "3"])
