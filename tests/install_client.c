@@ -58,7 +58,8 @@ int main(int argc, char **argv)
     if (argc != 3)
         return 2;
     printf("version %s\n", vmaf_version());
-    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_WARNING, .n_threads = 2, .n_subsample = 1 };
+    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_WARNING, .n_threads = 2,
+                              .n_subsample = 1 };
     VmafContext *vmaf;
     TRY(vmaf_init(&vmaf, cfg));
     VmafModel *model, *boot;
@@ -107,7 +108,8 @@ int main(int argc, char **argv)
     }
     double pooled, psnr_mean;
     TRY(vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_MEAN, &pooled, 0, FRAMES - 1));
-    TRY(vmaf_feature_score_pooled(vmaf, "psnr_y", VMAF_POOL_METHOD_MEAN, &psnr_mean, 0, FRAMES - 1));
+    TRY(vmaf_feature_score_pooled(vmaf, "psnr_y", VMAF_POOL_METHOD_MEAN, &psnr_mean, 0,
+                                  FRAMES - 1));
     double boot_pooled;
     TRY(vmaf_score_pooled(vmaf, boot, VMAF_POOL_METHOD_MEAN, &boot_pooled, 0, FRAMES - 1));
     VmafModelCollectionScore cs;

@@ -410,7 +410,8 @@ static void test_luma_only(void)
             if (cut && truncate(path, whole - 3)) /* inside the last frame's last chroma plane */
                 CHECK(0, "%s: cannot truncate", what);
             LsInput *in;
-            const int opened = !ls_input_open(&in, path, cases[c].y4m ? NULL : &raw, err, sizeof(err));
+            const int opened =
+                !ls_input_open(&in, path, cases[c].y4m ? NULL : &raw, err, sizeof(err));
             /* a cut raw file is refused at open: its size is no whole number of frames */
             if (cut && !cases[c].y4m) {
                 CHECK(!opened && strstr(err, "is not a whole number of"), "%s: cut raw file: %s",

@@ -57,7 +57,8 @@ static int read_frame(LsInput *in, bool at_index, uint64_t frame, VmafPicture *p
     for (unsigned p = 0; r > 0 && p < 3 && own.data[p]; p++) {
         for (unsigned y = 0; y < own.h[p]; y++) {
             const uint8_t *src = (const uint8_t *)own.data[p] + (size_t)y * (size_t)own.stride[p];
-            uint16_t *dst = (uint16_t *)((uint8_t *)pic->data[p] + (size_t)y * (size_t)pic->stride[p]);
+            uint16_t *dst =
+                (uint16_t *)((uint8_t *)pic->data[p] + (size_t)y * (size_t)pic->stride[p]);
             for (unsigned x = 0; x < own.w[p]; x++)
                 dst[x] = (uint16_t)((own.bpc > 8 ? ((const uint16_t *)src)[x] : src[x]) << shift);
         }
@@ -90,7 +91,8 @@ static void *reader_thread(void *arg)
         vmaf_fetch_preallocated_picture(fr->ctx, &dist);
         pthread_mutex_unlock(&fr->claim);
         char err[512] = "";
-        const int rr = read_frame(fr->ref, true, fr->skip_ref + (uint64_t)n, &ref, err, sizeof(err));
+        const int rr =
+            read_frame(fr->ref, true, fr->skip_ref + (uint64_t)n, &ref, err, sizeof(err));
         const int rd = rr < 0 ? 0 : read_frame(fr->dist, true, fr->skip_dist + (uint64_t)n, &dist,
                                                err, sizeof(err));
         pthread_mutex_lock(&fr->lock);

@@ -373,7 +373,8 @@ int main(int argc, char **argv)
      * shows them too, as the vmaf tool does */
     FILE *scores = !s.output_path ? stdout : tty ? stderr : NULL;
     if (!s.no_prediction &&
-        (score_models(ctx, &s, models, n, scores) || (twin && score_models(twin, &s, models, n, NULL))))
+        (score_models(ctx, &s, models, n, scores) ||
+         (twin && score_models(twin, &s, models, n, NULL))))
         goto out;
     if (s.no_prediction && !s.output_path && !twin)
         print_feature_means(ctx, &s, n);

@@ -70,10 +70,10 @@ void ls_raw_sizes_that_fit(uint64_t file_bytes, const LsRawParams *given, char *
                 const uint64_t n = frame_bytes(w, h, formats[f], wide ? 10 : 8);
                 if (!n || file_bytes % n || file_bytes < n)
                     continue;
+                const unsigned long long frames = file_bytes / n;
                 const int k = snprintf(buf + used, len - used, "%s-w %u -h %u -p %s -b %s (%llu frame%s)",
                                        found ? ", " : "", w, h, ls_pix_fmt_name(formats[f]),
-                                       wide ? "10/12/16" : "8", (unsigned long long)(file_bytes / n),
-                                       file_bytes / n == 1 ? "" : "s");
+                                       wide ? "10/12/16" : "8", frames, frames == 1 ? "" : "s");
                 if (k < 0 || (size_t)k >= len - used)
                     return;
                 used += (size_t)k;

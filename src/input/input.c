@@ -223,7 +223,10 @@ static int detect_and_open(LsInput *in, const LsRawParams *raw, char *err, size_
     const char *extension = ls_container_extension(in->name);
     if (container || (extension && !raw_given)) {
         char kind[64];
-        snprintf(kind, sizeof(kind), container ? "%s" : "a %s file", container ? container : extension);
+        if (container)
+            snprintf(kind, sizeof(kind), "%s", container);
+        else
+            snprintf(kind, sizeof(kind), "a %s file", extension);
         return fail(err, err_len, in->name, -EINVAL,
                     "%s (compressed video), not Y4M or raw YUV: decode it first, e.g. ffmpeg -i "
                     "%s -f yuv4mpegpipe -strict -1 - | lockstep -r ref.y4m -d -", kind, in->name);
@@ -437,10 +440,11 @@ static int check_raw_size(LsInput *in, char *err, size_t err_len)
     ls_raw_sizes_that_fit(bytes, &given, fit, sizeof(fit));
     char what[64];
     describe(&in->info, what, sizeof(what));
+    const unsigned long long whole = bytes / frame;
     return fail(err, err_len, in->name, -EINVAL,
                 "%llu bytes is not a whole number of %s frames (%llu bytes each: %llu frame%s and "
-                "%llu bytes left over): %s%s", (unsigned long long)bytes, what, (unsigned long long)frame,
-                (unsigned long long)(bytes / frame), bytes / frame == 1 ? "" : "s",
+                "%llu bytes left over): %s%s", (unsigned long long)bytes, what,
+                (unsigned long long)frame, whole, whole == 1 ? "" : "s",
                 (unsigned long long)(bytes % frame),
                 fit[0] ? "these would fit: " : "no common size fits either; check -w -h -p -b",
                 fit);
