@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/log.h"
@@ -91,6 +92,24 @@ static void format_score(char *buf, size_t len, const char *fmt, double v)
         }
     }
     snprintf(buf, len, z > 6 ? "%.16f" : "%.6f", v);
+}
+
+const char *lockstep_precision_format(const char *precision)
+{
+    static const char *const digits[] = { "%.1g", "%.2g", "%.3g", "%.4g", "%.5g", "%.6g",
+                                          "%.7g", "%.8g", "%.9g", "%.10g", "%.11g", "%.12g",
+                                          "%.13g", "%.14g", "%.15g", "%.16g", "%.17g" };
+    if (!precision)
+        return NULL;
+    if (!strcmp(precision, "max") || !strcmp(precision, "full"))
+        return "%.17g";
+    if (!strcmp(precision, "legacy"))
+        return "%.6f";
+    char *end;
+    const long n = strtol(precision, &end, 10);
+    if (!*precision || *end || n < 1 || n > 17 || precision[0] == '+' || precision[0] == ' ')
+        return NULL;
+    return digits[n - 1];
 }
 
 static const char *const pool_names[] = { NULL, "min", "max", "mean", "harmonic_mean" };
