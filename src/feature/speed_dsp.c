@@ -1,0 +1,75 @@
+/* C references of the SpEED DSP units: each output formed with the shared arithmetic of speed.h
+ * in the reference's order. The loops run the independent sums side by side (every pair of
+ * displacements of one row of K, every column of a product), which leaves each sum's own order
+ * as it is; SIMD variants do the same with vectors and must match these bit for bit. */
+#include <stdint.h>
+
+#include "core/cpu.h"
+#include "feature/speed.h"
+
+static void covariance_c(const float *R, ptrdiff_t stride, unsigned sw, unsigned sh,
+                         LsSpeedMatrix K, void *tmp)
+{
+    enum { N = LS_SPEED_NP };
+    (void)tmp;
+    const unsigned n = sw * sh;
+    float mu[N];
+    for (int p = 0; p < N; p++) {
+        const float *base = R + (p / LS_SPEED_BLOCK) * stride + p % LS_SPEED_BLOCK;
+        float s = 0.0f;
+        for (unsigned i = 0; i < sh; i++)
+            for (unsigned j = 0; j < sw; j++)
+                s = s + base[(ptrdiff_t)i * stride + j];
+        mu[p] = s / (float)n;
+    }
+    for (int p = 0; p < N; p++) {
+        const float *bp = R + (p / LS_SPEED_BLOCK) * stride + p % LS_SPEED_BLOCK;
+        double t[N] = { 0 };
+        for (unsigned i = 0; i < sh; i++)
+            for (unsigned j = 0; j < sw; j++) {
+                const ptrdiff_t at = (ptrdiff_t)i * stride + j;
+                const float rp = bp[at];
+                for (int q = 0; q <= p; q++)
+                    t[q] = ls_speed_cov_term(t[q], rp, mu[p],
+                                             R[(q / LS_SPEED_BLOCK) * stride + q % LS_SPEED_BLOCK +
+                                               at],
+                                             mu[q]);
+            }
+        for (int q = 0; q <= p; q++)
+            K[p][q] = K[q][p] = (float)(t[q] / (double)n);
+    }
+}
+
+static void mul_c(const LsSpeedMatrix P, const float *Q, ptrdiff_t q_stride, unsigned m, float *out,
+                  ptrdiff_t out_stride)
+{
+    for (int a = 0; a < LS_SPEED_NP; a++) {
+        float *restrict o = out + a * out_stride;
+        for (unsigned c = 0; c < m; c++)
+            o[c] = 0.0f;
+        for (int k = 0; k < LS_SPEED_NP; k++) {
+            const float p = P[a][k];
+            const float *restrict q = Q + k * q_stride;
+            for (unsigned c = 0; c < m; c++)
+                o[c] = ls_speed_mul_step(o[c], p, q[c]);
+        }
+    }
+}
+
+void ls_speed_dsp_init(LsSpeedDsp *dsp, uint64_t cpu_flags)
+{
+    dsp->covariance = covariance_c;
+    dsp->mul = mul_c;
+#if defined(__x86_64__) || defined(__i386__)
+    if (!(cpu_flags & LS_CPU_FLAG_AVX2))
+        return;
+    dsp->covariance = ls_speed_covariance_avx2;
+    dsp->mul = ls_speed_mul_avx2;
+    if (!(cpu_flags & LS_CPU_FLAG_AVX512))
+        return;
+    dsp->covariance = ls_speed_covariance_avx512;
+    dsp->mul = ls_speed_mul_avx512;
+#else
+    (void)cpu_flags;
+#endif
+}
