@@ -16,7 +16,7 @@ extern "C" __global__ void ls_speed_header_check(const float *K0, const float *Y
         acc = ls_speed_mul_step(acc, H[0][k], Z[k][1]);
     out[0] = acc + (converged && ls_speed_eigen_regular(lambda) && ls_speed_pivots_regular(H));
     out[1] = ls_speed_back_substitute(H, 3, Y[0], Y + 1, 1) + ls_speed_variance_term(Y[2], Y[3]);
-    out[2] = (float)ls_speed_cov_term(0.0, Y[0], Y[1], Y[2], Y[3]) +
+    out[2] = (float)ls_speed_cov_step(0.0, ls_speed_deviation(Y[0], Y[1]), Y[2]) +
              ls_speed_antialias_taps[LS_SPEED_ANTIALIAS_OFFSET(ls_speed_antialias_width(1.0f))] +
              (float)ls_speed_mean_width(2.0f);
 }

@@ -19,6 +19,7 @@
 
 #include "core/extractor.h"
 #include "core/log.h"
+#include "core/picture_ref.h"
 #include "feature/speed.h"
 
 #define OPT_COMMON(T)                                                                              \
@@ -106,6 +107,11 @@ void ls_speed_geometry_close(LsSpeedGeometry *g)
 {
     ls_float_vif_axis_free(&g->axis_x);
     ls_float_vif_axis_free(&g->axis_y);
+    free(g->bl_x1);
+    free(g->bl_x2);
+    free(g->bl_dx);
+    g->bl_x1 = g->bl_x2 = NULL;
+    g->bl_dx = NULL;
 }
 
 int ls_speed_geometry_init(LsSpeedGeometry *g, const LsSpeedParams *p, const LsFex *fex,
@@ -158,8 +164,23 @@ int ls_speed_geometry_init(LsSpeedGeometry *g, const LsSpeedParams *p, const LsF
         return 0;
     const bool ok = ls_float_vif_axis_init(&g->axis_x, p->method, w0, g->ws) &&
                     ls_float_vif_axis_init(&g->axis_y, p->method, h0, g->hs);
-    if (ok)
+    if (ok && p->method != LS_FLOAT_VIF_BILINEAR)
         return 0;
+    if (ok) {
+        g->bl_x1 = malloc(g->ws * sizeof(int32_t));
+        g->bl_x2 = malloc(g->ws * sizeof(int32_t));
+        g->bl_dx = malloc(g->ws * sizeof(float));
+        if (!g->bl_x1 || !g->bl_x2 || !g->bl_dx) {
+            ls_speed_geometry_close(g);
+            return -ENOMEM;
+        }
+        for (unsigned x = 0; x < g->ws; x++) {
+            g->bl_x1[x] = g->axis_x.idx[2 * x];
+            g->bl_x2[x] = g->axis_x.idx[2 * x + 1];
+            g->bl_dx[x] = g->axis_x.weight[2 * x];
+        }
+        return 0;
+    }
     const bool nomem = !g->axis_x.idx || !g->axis_x.weight ||
                        (g->axis_y.n_out && (!g->axis_y.idx || !g->axis_y.weight));
     ls_speed_geometry_close(g);
@@ -229,7 +250,7 @@ void ls_speed_residual_stats(const LsSpeedDsp *dsp, const LsSpeedGeometry *g, co
     const size_t mat = align64(N * (size_t)nbp * sizeof(float));
     float *Y = scratch, *T = (float *)((char *)scratch + mat), *X = (float *)((char *)T + mat);
     void *cov_tmp = (char *)X + mat;
-    LsSpeedMatrix K, A, Z, Q, H, P, Rm;
+    LsSpeedMatrix K, A, H, Rm, ZQ[4]; /* Z and Q, each with a second buffer for its product */
 
     memset(K, 0, sizeof(K)); /* the padding columns are read by the SIMD products */
     dsp->covariance(R, (ptrdiff_t)g->wd, g->sw, g->sh, K, cov_tmp);
@@ -251,17 +272,21 @@ void ls_speed_residual_stats(const LsSpeedDsp *dsp, const LsSpeedGeometry *g, co
 
     bool singular = !ls_speed_eigen_regular(st->lambda);
     if (!singular) {
-        memcpy(Z, K, sizeof(Z));
-        memset(Q, 0, sizeof(Q));
+        float(*Z)[LD] = ZQ[0], (*Z1)[LD] = ZQ[1], (*Q)[LD] = ZQ[2], (*Q1)[LD] = ZQ[3];
+        memcpy(Z, K, sizeof(K));
+        memset(Q, 0, sizeof(K));
+        memset(Z1, 0, sizeof(K));
+        memset(Q1, 0, sizeof(K));
         memset(H, 0, sizeof(H));
         for (int a = 0; a < N; a++)
             Q[a][a] = 1.0f;
         for (int k = 0; k < N - 1; k++) {
             ls_speed_reflector(Z, K, k, H);
-            dsp->mul(H, &Z[0][0], LD, N, &P[0][0], LD);
-            memcpy(Z, P, sizeof(Z));
-            dsp->mul(H, &Q[0][0], LD, N, &P[0][0], LD);
-            memcpy(Q, P, sizeof(Q));
+            dsp->mul(H, &Z[0][0], LD, N, &Z1[0][0], LD);
+            dsp->mul(H, &Q[0][0], LD, N, &Q1[0][0], LD);
+            float(*t)[LD] = Z;
+            Z = Z1, Z1 = t;
+            t = Q, Q = Q1, Q1 = t;
         }
         dsp->mul(Q, &K[0][0], LD, N, &Rm[0][0], LD);
         singular = !ls_speed_pivots_regular(Rm);
@@ -341,7 +366,7 @@ static size_t pair_scratch_size(const LsSpeedGeometry *g, const LsSpeedParams *p
     const size_t src = g->resample ? align64((size_t)LS_FLOAT_VIF_LANCZOS_TAPS * g->w0 *
                                              sizeof(float)) : 0;
     const size_t in = align64((size_t)g->w0 * sizeof(float) + 64);
-    const size_t dec = align64((size_t)g->wd * g->hd * sizeof(float));
+    const size_t dec = align64(((size_t)g->wd * g->hd + LS_SPEED_R_SLACK) * sizeof(float));
     return 2 * (win + row + src + in) + 4 * dec;
 }
 
@@ -354,7 +379,7 @@ static void pair_scratch_carve(PairScratch *ps, const LsSpeedGeometry *g, const 
     const size_t src = g->resample ? align64((size_t)LS_FLOAT_VIF_LANCZOS_TAPS * g->w0 *
                                              sizeof(float)) : 0;
     const size_t in = align64((size_t)g->w0 * sizeof(float) + 64);
-    const size_t dec = align64((size_t)g->wd * g->hd * sizeof(float));
+    const size_t dec = align64(((size_t)g->wd * g->hd + LS_SPEED_R_SLACK) * sizeof(float));
     for (int i = 0; i < 2; i++) {
         ps->win[i] = (float *)at, at += win;
         ps->vert[i] = (float *)at, at += row;
@@ -368,7 +393,8 @@ static void pair_scratch_carve(PairScratch *ps, const LsSpeedGeometry *g, const 
 
 /* Working row y of both sides (§4.3): the plane row itself, or resampled from its source rows. */
 static void working_rows(const RowSource *s, const LsSpeedGeometry *g, const LsSpeedParams *p,
-                         const PairScratch *ps, unsigned y, float *ref, float *dis)
+                         const LsSpeedDsp *dsp, const PairScratch *ps, unsigned y, float *ref,
+                         float *dis)
 {
     if (!g->resample) {
         s->rows(s, y, ref, dis);
@@ -377,11 +403,17 @@ static void working_rows(const RowSource *s, const LsSpeedGeometry *g, const LsS
     const LsFloatVifAxis *ay = &g->axis_y;
     const int32_t *iy = ay->idx + (size_t)y * ay->n_taps;
     const float *wy = ay->weight + (size_t)y * ay->n_taps;
-    int32_t local[LS_FLOAT_VIF_LANCZOS_TAPS];
-    for (unsigned t = 0; t < ay->n_taps; t++) {
-        local[t] = (int32_t)t;
+    for (unsigned t = 0; t < ay->n_taps; t++)
         s->rows(s, (unsigned)iy[t], ps->src[0] + (size_t)t * g->w0, ps->src[1] + (size_t)t * g->w0);
+    if (p->method == LS_FLOAT_VIF_BILINEAR) {
+        for (int side = 0; side < 2; side++)
+            dsp->bilinear_row(g->bl_x1, g->bl_x2, g->bl_dx, g->ws, ps->src[side],
+                              ps->src[side] + g->w0, wy[0], side ? dis : ref);
+        return;
     }
+    int32_t local[LS_FLOAT_VIF_LANCZOS_TAPS];
+    for (unsigned t = 0; t < ay->n_taps; t++)
+        local[t] = (int32_t)t;
     ls_float_vif_resample_row(p->method, &g->axis_x, ps->src[0], (ptrdiff_t)g->w0, local, wy, ref);
     ls_float_vif_resample_row(p->method, &g->axis_x, ps->src[1], (ptrdiff_t)g->w0, local, wy, dis);
 }
@@ -409,8 +441,8 @@ static void remove_local_mean(const LsSpeedGeometry *g, const LsSpeedParams *p, 
         }
 }
 
-static void decimate_pair(const LsFloatVifDsp *vif, const RowSource *s, const LsSpeedGeometry *g,
-                          const LsSpeedParams *p, const PairScratch *ps)
+static void decimate_pair(const LsFloatVifDsp *vif, const LsSpeedDsp *dsp, const RowSource *s,
+                          const LsSpeedGeometry *g, const LsSpeedParams *p, const PairScratch *ps)
 {
     const int n1 = p->n_antialias, r1 = n1 / 2;
     const int ws = (int)g->ws, hs = (int)g->hs;
@@ -419,7 +451,7 @@ static void decimate_pair(const LsFloatVifDsp *vif, const RowSource *s, const Ls
         const int centre = LS_SPEED_DECIMATION * (int)i;
         for (int k = 0; k < n1; k++) {
             const unsigned y = (unsigned)ls_float_vif_reflect(centre - r1 + k, hs);
-            working_rows(s, g, p, ps, y, ps->win[0] + (size_t)k * g->ws,
+            working_rows(s, g, p, dsp, ps, y, ps->win[0] + (size_t)k * g->ws,
                          ps->win[1] + (size_t)k * g->ws);
         }
         for (int side = 0; side < 2; side++) {
@@ -479,7 +511,7 @@ static int scratch_alloc(Scratch *sc, const Pipeline *pl)
 
 static float score_pair(const Pipeline *pl, const RowSource *s, Scratch *sc, bool *err)
 {
-    decimate_pair(pl->vif, s, pl->g, pl->p, &sc->pair);
+    decimate_pair(pl->vif, pl->dsp, s, pl->g, pl->p, &sc->pair);
     LsSpeedStats st[2];
     for (int side = 0; side < 2; side++) {
         st[side].var = sc->var[side];
@@ -602,18 +634,29 @@ typedef struct SpeedTemporalPriv {
     LsSpeedDsp dsp;
     LsFloatVifDsp vif;
     char name[256];
-    size_t row_bytes;
-    uint8_t *prev[2]; /* the previous frame's reference and distorted luma samples */
+    Pipeline pl;
+    Scratch sc;         /* frames come one at a time: allocated once */
+    VmafPicture prev[2]; /* the previous frame's pictures, held (frames_held = 1), not copied */
+    bool have_prev;
     unsigned n_frames;
 } SpeedTemporalPriv;
+
+static void release_prev(SpeedTemporalPriv *p)
+{
+    if (!p->have_prev)
+        return;
+    vmaf_picture_unref(&p->prev[0]);
+    vmaf_picture_unref(&p->prev[1]);
+    p->have_prev = false;
+}
 
 static void speed_temporal_close(LsFex *fex)
 {
     SpeedTemporalPriv *p = fex->priv;
+    release_prev(p);
     ls_speed_geometry_close(&p->geom);
-    free(p->prev[0]);
-    free(p->prev[1]);
-    p->prev[0] = p->prev[1] = NULL;
+    free(p->sc.mem);
+    p->sc.mem = NULL;
 }
 
 static int speed_temporal_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, unsigned w,
@@ -635,21 +678,12 @@ static int speed_temporal_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bp
     ls_float_vif_dsp_init(&p->vif, fex->cpu_flags);
     ls_fex_feature_name(fex, p->name, sizeof(p->name),
                         "Speed_temporal_feature_speed_temporal_score", "speed_temporal");
-    p->row_bytes = (size_t)w * (bpc > 8 ? 2 : 1);
-    p->prev[0] = malloc(p->row_bytes * h);
-    p->prev[1] = malloc(p->row_bytes * h);
-    if (!p->prev[0] || !p->prev[1]) {
-        speed_temporal_close(fex);
+    p->pl = (Pipeline){ &p->params, &p->geom, &p->dsp, &p->vif };
+    if (scratch_alloc(&p->sc, &p->pl)) {
+        ls_speed_geometry_close(&p->geom);
         return -ENOMEM;
     }
     return 0;
-}
-
-static void keep_luma(const VmafPicture *pic, uint8_t *dst, size_t row_bytes, unsigned h)
-{
-    for (unsigned y = 0; y < h; y++)
-        memcpy(dst + y * row_bytes, (const uint8_t *)pic->data[0] + (ptrdiff_t)y * pic->stride[0],
-               row_bytes);
 }
 
 static int speed_temporal_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *dist,
@@ -662,27 +696,32 @@ static int speed_temporal_extract(LsFex *fex, const VmafPicture *ref, const Vmaf
                             "frame in order",
                             index, p->n_frames);
     double score = 0.0;
-    if (index > 0) {
-        const Pipeline pl = { &p->params, &p->geom, &p->dsp, &p->vif };
-        Scratch sc;
-        if (scratch_alloc(&sc, &pl))
-            return -ENOMEM;
+    if (p->have_prev) {
         const RowSource src = {
             .rows = temporal_rows, .vif = &p->vif, .w = p->geom.w0, .bpc = p->params.bpc,
-            .plane = { p->prev[0], p->prev[1], ref->data[0], dist->data[0] },
-            .stride = { (ptrdiff_t)p->row_bytes, (ptrdiff_t)p->row_bytes, ref->stride[0],
+            .plane = { p->prev[0].data[0], p->prev[1].data[0], ref->data[0], dist->data[0] },
+            .stride = { p->prev[0].stride[0], p->prev[1].stride[0], ref->stride[0],
                         dist->stride[0] },
             .use_ref_diff = p->opt.speed_use_ref_diff,
-            .tmp = { sc.pair.tmp[0], sc.pair.tmp[1] },
+            .tmp = { p->sc.pair.tmp[0], p->sc.pair.tmp[1] },
         };
         bool err;
-        score = (double)score_pair(&pl, &src, &sc, &err); /* never capped (§1.2) */
-        free(sc.mem);
+        score = (double)score_pair(&p->pl, &src, &p->sc, &err); /* never capped (§1.2) */
     }
-    keep_luma(ref, p->prev[0], p->row_bytes, p->geom.h0);
-    keep_luma(dist, p->prev[1], p->row_bytes, p->geom.h0);
+    release_prev(p);
+    ls_picture_ref(&p->prev[0], ref);
+    ls_picture_ref(&p->prev[1], dist);
+    p->have_prev = true;
     p->n_frames++;
     return ls_collector_append(fc, p->name, score, index);
+}
+
+/* the last pictures go back to their pool at the end of the stream */
+static int speed_temporal_flush(LsFex *fex, LsCollector *fc)
+{
+    (void)fc;
+    release_prev(fex->priv);
+    return 0;
 }
 
 static const char *const speed_temporal_provided[] = {
@@ -699,5 +738,7 @@ const LsExtractor ls_fex_speed_temporal = {
     .provided_features = speed_temporal_provided,
     .init = speed_temporal_init,
     .extract = speed_temporal_extract,
+    .flush = speed_temporal_flush,
     .close = speed_temporal_close,
+    .frames_held = 1,
 };

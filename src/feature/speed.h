@@ -53,11 +53,11 @@ LS_HD static inline int ls_speed_mean_width(float ks) { return ls_float_vif_wind
 
 /* ---- covariance (§5.1) ---- */
 
-/* One term of K[p][q]'s double sum: the two deviations from the float means, in double. */
-LS_HD static inline double ls_speed_cov_term(double t, float rp, float mp, float rq, float mq)
-{
-    return t + ((double)rp - (double)mp) * ((double)rq - (double)mq);
-}
+/* A sample's deviation from its displacement's float mean, in double. */
+LS_HD static inline double ls_speed_deviation(float r, float mu) { return (double)r - (double)mu; }
+
+/* One step of K[p][q]'s double sum over the positions: t + dev_p * dev_q. */
+LS_HD static inline double ls_speed_cov_step(double t, double dp, double dq) { return t + dp * dq; }
 
 /* ---- eigenvalues (§5.2): GSL's symmtd and symm, adapted to float ---- */
 
@@ -278,10 +278,13 @@ LS_HD static inline void ls_speed_reflector(LsSpeedMatrix Z, const LsSpeedMatrix
                                             LsSpeedMatrix H)
 {
     float u[LS_SPEED_NP];
-    for (int a = 0; a < LS_SPEED_NP; a++)
+    /* every (a, c) with a < k or c < k: the identity's entry */
+    for (int a = 0; a < k; a++)
         for (int c = 0; c < LS_SPEED_NP; c++)
-            if (a < k || c < k)
-                Z[a][c] = a == c ? 1.0f : 0.0f;
+            Z[a][c] = a == c ? 1.0f : 0.0f;
+    for (int a = k; a < LS_SPEED_NP; a++)
+        for (int c = 0; c < k; c++)
+            Z[a][c] = 0.0f;
     for (int a = 0; a < LS_SPEED_NP; a++)
         u[a] = Z[a][k];
     const float nrm = ls_speed_norm(u);
@@ -374,6 +377,9 @@ typedef struct LsSpeedGeometry {
     unsigned sw, sh;   /* patch positions per axis */
     bool resample;
     LsFloatVifAxis axis_x, axis_y; /* resample only */
+    /* bilinear resample: axis_x's indices and fractions as three arrays of ws (for vectors) */
+    int32_t *bl_x1, *bl_x2;
+    float *bl_dx;
 } LsSpeedGeometry;
 
 /* The working size of a plane for speed_prescale ps: (int)(n * ps + 0.5). */
@@ -435,7 +441,9 @@ static inline double ls_speed_cap(float s, double max_val)
  * outputs run side by side. ---- */
 
 /* The 25 float means and the 25x25 covariance of the residual R (rows `stride` floats apart)
- * over sw x sh patch positions (§5.1). tmp: ls_speed_cov_tmp_size(sw, sh) bytes. */
+ * over sw x sh patch positions (§5.1). tmp: ls_speed_cov_tmp_size(sw, sh) bytes. R must be
+ * readable LS_SPEED_R_SLACK floats past its last sample (the vectors read whole rows of 8). */
+#define LS_SPEED_R_SLACK 8
 typedef void (*LsSpeedCovarianceFn)(const float *R, ptrdiff_t stride, unsigned sw, unsigned sh,
                                     LsSpeedMatrix K, void *tmp);
 /* out = P Q for the 25x25 P and the 25 x m Q (rows q_stride floats apart; out likewise, may not
@@ -454,9 +462,16 @@ static inline size_t ls_speed_cov_tmp_size(unsigned sw, unsigned sh)
 
 static inline unsigned ls_speed_pad16(unsigned m) { return (m + 15) & ~15u; }
 
+/* One bilinearly resampled row (float_vif's resampler, ls_motion_bilinear_sample per output):
+ * out[x] from r1[x1[x]], r1[x2[x]], r2[x1[x]], r2[x2[x]] with the fractions dx[x] and dy. */
+typedef void (*LsSpeedBilinearRowFn)(const int32_t *x1, const int32_t *x2, const float *dx,
+                                     unsigned n, const float *r1, const float *r2, float dy,
+                                     float *out);
+
 typedef struct LsSpeedDsp {
     LsSpeedCovarianceFn covariance;
     LsSpeedMulFn mul;
+    LsSpeedBilinearRowFn bilinear_row;
 } LsSpeedDsp;
 
 void ls_speed_dsp_init(LsSpeedDsp *dsp, uint64_t cpu_flags);
@@ -465,6 +480,11 @@ void ls_speed_covariance_avx2(const float *R, ptrdiff_t stride, unsigned sw, uns
                               LsSpeedMatrix K, void *tmp);
 void ls_speed_mul_avx2(const LsSpeedMatrix P, const float *Q, ptrdiff_t q_stride, unsigned m,
                        float *out, ptrdiff_t out_stride);
+void ls_speed_bilinear_row_avx2(const int32_t *x1, const int32_t *x2, const float *dx, unsigned n,
+                                const float *r1, const float *r2, float dy, float *out);
+void ls_speed_bilinear_row_avx512(const int32_t *x1, const int32_t *x2, const float *dx,
+                                  unsigned n, const float *r1, const float *r2, float dy,
+                                  float *out);
 void ls_speed_covariance_avx512(const float *R, ptrdiff_t stride, unsigned sw, unsigned sh,
                                 LsSpeedMatrix K, void *tmp);
 void ls_speed_mul_avx512(const LsSpeedMatrix P, const float *Q, ptrdiff_t q_stride, unsigned m,

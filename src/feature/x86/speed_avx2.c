@@ -6,6 +6,12 @@
 #define DLANES 4
 #define VEC __m256
 #define VECD __m256d
+#define VECI __m256i
+#define V_SUB(a, b) _mm256_sub_ps(a, b)
+#define V_GATHER(base, i) _mm256_i32gather_ps(base, i, 4)
+#define I_LOADU(p) _mm256_loadu_si256((const __m256i *)(p))
+#define H8_LOADU(p) _mm256_loadu_ps(p)
+#define H8_STOREU(p, v) _mm256_storeu_ps(p, v)
 #define FN(name) name##_avx2
 #define V_ZERO() _mm256_setzero_ps()
 #define V_SET1(f) _mm256_set1_ps(f)

@@ -6,6 +6,12 @@
 #define DLANES 8
 #define VEC __m512
 #define VECD __m512d
+#define VECI __m512i
+#define V_SUB(a, b) _mm512_sub_ps(a, b)
+#define V_GATHER(base, i) _mm512_i32gather_ps(i, base, 4)
+#define I_LOADU(p) _mm512_loadu_si512(p)
+#define H8_LOADU(p) _mm256_loadu_ps(p)
+#define H8_STOREU(p, v) _mm256_storeu_ps(p, v)
 #define FN(name) name##_avx512
 #define V_ZERO() _mm512_setzero_ps()
 #define V_SET1(f) _mm512_set1_ps(f)
