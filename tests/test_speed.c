@@ -145,7 +145,7 @@ static void fill_residual(float *R, size_t n, int kind)
         case 0: R[i] = (float)((int)(rnd() % 2001) - 1000) / 64.0f; break;            /* random */
         case 1: R[i] = (float)(int32_t)rnd() * 0x1p-8f * (rnd() & 1 ? 1.0f : -1.0f); break;
         case 2: R[i] = 3.25f; break;                                                    /* flat */
-        case 3: R[i] = (rnd() & 1) ? 255.0f : -255.0f; break;                           /* extreme */
+        case 3: R[i] = (rnd() & 1) ? 255.0f : -255.0f; break;                         /* extreme */
         default: R[i] = ldexpf((float)(rnd() % 1000) + 1.0f, (int)(rnd() % 40) - 30); break;
         }
     }
@@ -340,7 +340,8 @@ static float lanczos(float t)
 static Plane model_resample(const Plane *in, int ws, int hs, const char *method)
 {
     Plane out = plane_new(ws, hs);
-    float *wcol = malloc(sizeof(float) * 9 * (size_t)ws), *wrow = malloc(sizeof(float) * 9 * (size_t)hs);
+    float *wcol = malloc(sizeof(float) * 9 * (size_t)ws);
+    float *wrow = malloc(sizeof(float) * 9 * (size_t)hs);
     const float rx = (float)in->w / (float)ws, ry = (float)in->h / (float)hs;
     for (int y = 0; y < hs; y++)
         for (int x = 0; x < ws; x++) {
@@ -832,8 +833,9 @@ static void check_chroma(const Clip *c, const char *const *kv, const char *what,
             s[pl - 1] = model_plane_score(&r, &d, &o, o.wvm, &err[pl - 1]);
             free(r.v), free(d.v);
         }
-        const float uv = err[0] && !err[1] ? s[1] : err[1] && !err[0] ? s[0]
-                                                                       : (float)((double)(s[0] + s[1]) / 2.0);
+        const float uv = err[0] && !err[1]   ? s[1]
+                         : err[1] && !err[0] ? s[0]
+                                             : (float)((double)(s[0] + s[1]) / 2.0);
         const float out[3] = { s[0], s[1], uv };
         for (int i = 0; i < 3; i++)
             want[f][i] = (double)out[i] < o.mxv ? (double)out[i] : o.mxv;
@@ -1014,7 +1016,7 @@ static void test_outputs(void)
     CHECK(!err, "v1 name: %s", lockstep_last_error());
     /* the cap with speed_max_val, and not on speed_temporal */
     const char *const capped[] = { "speed_chroma_u_mxv_1", NULL };
-    double raw[1];
+    double raw[3];
     err = score(&c, "speed_chroma", NULL, 0, 0, names, raw) ||
           score(&c, "speed_chroma", KV("speed_max_val", "1"), 0, 0, capped, v);
     CHECK(!err && raw[0] > 1.0 && v[0] == 1.0, "speed_max_val=1: %.17g (uncapped %.17g)", v[0],

@@ -12,7 +12,8 @@
  * Order of every reduction (a twin replays these, design/ordered-sum.md):
  *   filters:    acc = 0; for k = 0..N-1: acc = acc + tap[k] * x[k]     (float; vertical pass first)
  *   means:      s = 0; positions (i, j) row-major: s = s + R[r+i][c+j]   (float), mu = s / N
- *   covariance: t = 0; positions row-major: t = t + (R_p - mu_p) * (R_q - mu_q)  (double), K = t / N
+ *   covariance: t = 0; positions row-major: t = t + (R_p - mu_p) * (R_q - mu_q)  (double),
+ *               K = t / N
  *   products:   out[a][c] = 0; for k = 0..24: out = out + P[a][k] * Q[k][c]  (float)
  *   norms:      s = 0; for a = 0..24: s = s + u[a] * u[a]                   (float), sqrtf
  *   back subst: t = T[i][b]; for k = i+1..24: t = t - X[k][b] * Rm[i][k]   (float), t / pivot
@@ -383,7 +384,10 @@ typedef struct LsSpeedGeometry {
 } LsSpeedGeometry;
 
 /* The working size of a plane for speed_prescale ps: (int)(n * ps + 0.5). */
-static inline unsigned ls_speed_scaled(unsigned n, double ps) { return (unsigned)(int)(n * ps + 0.5); }
+static inline unsigned ls_speed_scaled(unsigned n, double ps)
+{
+    return (unsigned)(int)(n * ps + 0.5);
+}
 
 /* Checks bit depth and options (§2.3, §4.1) and fills the common parameters. `name` is the
  * extractor's, for the messages. */
