@@ -439,6 +439,17 @@ def main():
         ok = p.returncode == 0 and len(got.get("frames", [])) == 3 and \
             "speed_chroma_uv_mxv_45_nnf_0.1_snn_0.19_wvm_5" in got["frames"][0]["metrics"]
         check(f"vmaf_v1.0.16_{version} at 320x180 computes", ok, f"exit {p.returncode}: {p.stderr.strip()!r}")
+    # speed_temporal sees every frame (temporal) also with --subsample and threads
+    outs = []
+    for extra in ([], ["--subsample", "3", "--threads", "2"]):
+        out = os.path.join(work, f"speed_sub{len(extra)}.json")
+        p = run(cli, ["-r", ref, "-d", dis, "--frame_cnt", "10", "-n", "--feature", "speed_temporal",
+                      "--feature", "speed_chroma", "-q", "--json", "--precision", "max", "-o", out] + extra)
+        outs.append({f["frameNum"]: f["metrics"] for f in json.load(open(out))["frames"]}
+                    if p.returncode == 0 else {})
+    ok = sorted(outs[1]) == [0, 3, 6, 9] and all(outs[0][k] == outs[1][k] for k in outs[1])
+    check("speed_temporal with --subsample 3 --threads 2: the full run's values", ok,
+          f"{sorted(outs[1])}")
     expect_error(cli, work, "v1 model with a bad speed_chroma override", ["-r", two_ref, "-d", two_dis, "-m", "version=vmaf_v1.0.16_3d0h:speed_chroma.speed_kernelscale=0.9"], "speed_chroma: invalid speed_kernelscale 0.9")
 
     # Output formats, at the default precision rule and at max.
