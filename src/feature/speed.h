@@ -394,8 +394,9 @@ static inline unsigned ls_speed_scaled(unsigned n, double ps)
 int ls_speed_params_init(LsSpeedParams *p, const LsFex *fex, const char *name, unsigned bpc,
                          double kernelscale, double prescale, const char *method, double sigma_nn,
                          double nn_floor, int mode);
-/* Plans one plane of w0 x h0 (§3, §4.3); refuses sizes SpEED is not defined for. `what` names
- * the plane in messages ("chroma plane", "luma"); `min_text` adds what the input needs. */
+/* Plans one plane of w0 x h0 (§3, §4.3); refuses sizes SpEED is not defined for, naming the
+ * size that works. `what` names the plane in messages ("chroma plane", "luma"); sub_x, sub_y:
+ * the plane's subsampling shifts, for the frame size a chroma plane needs. */
 int ls_speed_geometry_init(LsSpeedGeometry *g, const LsSpeedParams *p, const LsFex *fex,
                            const char *name, const char *what, unsigned w0, unsigned h0,
                            unsigned sub_x, unsigned sub_y);
