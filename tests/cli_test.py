@@ -563,6 +563,69 @@ def main():
     expect_error(cli, work, "a 10-bit sample above 1023", ["-r", os.path.join(fx, "p02_ref.y4m"), "-d", over] + cambi(""),
                  "over10.y4m: frame 1: luma sample 65535 at (33, 100) is above the 10-bit maximum 1023: the Y4M header says C420p10")
 
+    # SpEED: option values the reference crashes on, sizes below one 5x5 block after the 16x
+    # decimation (the prescaled v1 models at 320x180: upstream crashes), 4:0:0 without chroma
+    speed = lambda opts: ["-n", "-r", two_ref, "-d", two_dis, "--feature", "speed_chroma=" + opts]
+    expect_error(cli, work, "speed_chroma: kernel scale not in the list", speed("speed_kernelscale=0.9"), "speed_chroma: invalid speed_kernelscale 0.9 (valid: 1, 0.5, 1.5")
+    expect_error(cli, work, "speed_chroma: unknown prescale method", speed("speed_prescale_method=foo"), 'speed_chroma: invalid speed_prescale_method "foo" (nearest, bilinear, bicubic or lanczos4)')
+    expect_error(cli, work, "speed_chroma: weight mode 7", speed("speed_weight_var_mode=7"), 'option "speed_weight_var_mode" value "7" is out of range [0, 6]')
+    expect_error(cli, work, "speed_temporal has no weight mode", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "speed_temporal=speed_weight_var_mode=1"], 'unknown option "speed_weight_var_mode"')
+    expect_error(cli, work, "speed_chroma on 4:0:0", ["-n", "-r", os.path.join(fx, "p06_ref.y4m"), "-d", os.path.join(fx, "p06_dis.y4m"), "--feature", "speed_chroma"], "speed_chroma: the input has no chroma (4:0:0)")
+    expect_error(cli, work, "speed_temporal below one block", tiny + ["--feature", "speed_temporal"], "speed_temporal: luma 7x7 is too small; SpEED needs at least 80x80")
+    expect_error(cli, work, "speed_chroma below one block", p11b + ["--feature", "speed_chroma"], "chroma plane 8x6 is too small", "a 4:2:0 frame of at least 160x160")
+    expect_error(cli, work, "speed_chroma: prescale within 0.001 of 1 that resizes", ["-n", "-r", os.path.join(fx, "p07_ref.y4m"), "-d", os.path.join(fx, "p07_dis.y4m"), "--frame_cnt", "1", "--feature", "speed_chroma=speed_prescale=1.0009"], "speed_prescale 1.0009 makes the 960x540 chroma plane 961x540")
+
+    def crop420(header, frames, w, h, w0=576, h0=324):
+        """The top-left w x h of each 8-bit 4:2:0 frame."""
+        out = []
+        for fr in frames:
+            y = fr[6:6 + w0 * h0]
+            u = fr[6 + w0 * h0:6 + w0 * h0 + (w0 // 2) * (h0 // 2)]
+            v = fr[6 + w0 * h0 + (w0 // 2) * (h0 // 2):]
+            planes = [b"".join(y[r * w0:r * w0 + w] for r in range(h))]
+            for c in (u, v):
+                planes.append(b"".join(c[r * (w0 // 2):r * (w0 // 2) + w // 2] for r in range(h // 2)))
+            out.append(b"FRAME\n" + b"".join(planes))
+        return header.replace(b"W576", b"W%d" % w).replace(b"H324", b"H%d" % h) + b"\n" + b"".join(out)
+    small_ref = write(os.path.join(work, "320x180_ref.y4m"), crop420(header, frames[:3], 320, 180))
+    small_dis = write(os.path.join(work, "320x180_dis.y4m"), crop420(dheader, dframes[:3], 320, 180))
+    for version, ps, need in (("3d0h_2160", "0.5", "159x159, i.e. a 4:2:0 frame of at least 318x318"),
+                              ("5d0h", "0.6", "133x133, i.e. a 4:2:0 frame of at least 266x266"),
+                              ("hfr_3d0h_2160", "0.5", "318x318"), ("hfr_5d0h", "0.6", "266x266")):
+        out = os.path.join(work, "v1_small.json")
+        if os.path.exists(out):
+            os.remove(out)
+        p = run(cli, ["-r", small_ref, "-d", small_dis, "-m", f"version=vmaf_v1.0.16_{version}",
+                      "-q", "--json", "-o", out])
+        lines = [l for l in p.stderr.splitlines() if l.strip()]
+        want = (f"speed_chroma: chroma plane 160x90 scaled to {int(160 * float(ps) + 0.5)}x"
+                f"{int(90 * float(ps) + 0.5)} (speed_prescale {ps}) is too small; SpEED needs at "
+                f"least 80x80 after scaling (a chroma plane of at least ")
+        ok = p.returncode == 255 and len(lines) == 1 and lines[0].startswith(want) and \
+            need in lines[0] and not os.path.exists(out)
+        check(f"bad input: vmaf_v1.0.16_{version} at 320x180 (upstream crashes)", ok,
+              f"exit {p.returncode}: {p.stderr.strip()!r}")
+    for version in ("3d0h", "1d5h_2160"):  # unscaled SpEED: 160x90 chroma is one block row
+        out = os.path.join(work, "v1_small.json")
+        p = run(cli, ["-r", small_ref, "-d", small_dis, "-m", f"version=vmaf_v1.0.16_{version}",
+                      "-q", "--json", "-o", out])
+        got = json.load(open(out)) if p.returncode == 0 else {}
+        ok = p.returncode == 0 and len(got.get("frames", [])) == 3 and \
+            "speed_chroma_uv_mxv_45_nnf_0.1_snn_0.19_wvm_5" in got["frames"][0]["metrics"]
+        check(f"vmaf_v1.0.16_{version} at 320x180 computes", ok, f"exit {p.returncode}: {p.stderr.strip()!r}")
+    # speed_temporal sees every frame (temporal) also with --subsample and threads
+    outs = []
+    for extra in ([], ["--subsample", "3", "--threads", "2"]):
+        out = os.path.join(work, f"speed_sub{len(extra)}.json")
+        p = run(cli, ["-r", ref, "-d", dis, "--frame_cnt", "10", "-n", "--feature", "speed_temporal",
+                      "--feature", "speed_chroma", "-q", "--json", "--precision", "max", "-o", out] + extra)
+        outs.append({f["frameNum"]: f["metrics"] for f in json.load(open(out))["frames"]}
+                    if p.returncode == 0 else {})
+    ok = sorted(outs[1]) == [0, 3, 6, 9] and all(outs[0][k] == outs[1][k] for k in outs[1])
+    check("speed_temporal with --subsample 3 --threads 2: the full run's values", ok,
+          f"{sorted(outs[1])}")
+    expect_error(cli, work, "v1 model with a bad speed_chroma override", ["-r", two_ref, "-d", two_dis, "-m", "version=vmaf_v1.0.16_3d0h:speed_chroma.speed_kernelscale=0.9"], "speed_chroma: invalid speed_kernelscale 0.9")
+
     # Output formats, at the default precision rule and at max.
     base = ["-r", ref, "-d", dis, "--feature", "psnr=enable_apsnr=true", "-q", "-n"]
     for fmt in ("xml", "json", "csv", "sub"):

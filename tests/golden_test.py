@@ -20,6 +20,7 @@ import golden_extra  # noqa: E402
 # run ids per family; the anchor whose portable C path is the reference for each. A third item
 # (feature, keys) scores a model run's features alone with that extractor ("name", at its defaults,
 # or "name=opt=value:..." as given) and compares those keys (a tuple of names, or a name prefix).
+SPEED_V1 = "speed_chroma=speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:"
 FLOAT_ADM_KEYS = ("adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3")
 FAMILIES = {
     "psnr": [("psnr", "upstream"), ("psnr:enable_mse", "upstream"), ("psnr:enable_apsnr", "upstream"),
@@ -50,6 +51,20 @@ FAMILIES = {
     "ciede": [("ciede", "upstream")],
     # adm's values inside every model run are checked by golden_extra.adm_checks
     "adm": [("adm", "upstream"), ("adm:adm_enhn_gain_limit=1", "upstream")],
+    # SpEED (upstream only: the fork predates it); its values inside the VMAF v1 runs, with the
+    # three option sets of the eight models (speed.md §2.4), scored by the extractor alone
+    "speed": [("speed_chroma", "upstream"), ("speed_temporal", "upstream"),
+              ("vmaf_v1.0.16_3d0h", "upstream", (SPEED_V1 + "speed_max_val=45", "speed_chroma_")),
+              ("vmaf_v1.0.16_3d0h_2160", "upstream",
+               (SPEED_V1 + "speed_prescale=0.5:speed_prescale_method=bilinear:speed_max_val=45",
+                "speed_chroma_")),
+              ("vmaf_v1.0.16_5d0h", "upstream",
+               (SPEED_V1 + "speed_prescale=0.6:speed_prescale_method=bilinear:speed_max_val=45",
+                "speed_chroma_"))],
+    # the VMAF v1 models end to end (upstream only), chroma correction included
+    "vmaf_v1": [(f"vmaf_v1.0.16_{v}", "upstream") for v in
+                ("3d0h", "3d0h_2160", "5d0h", "1d5h_2160", "hfr_3d0h", "hfr_3d0h_2160", "hfr_5d0h",
+                 "hfr_1d5h_2160")],
     "cambi": [("cambi", "upstream"),
               # the CAMBI input of the VMAF v1 models (the same options in all eight)
               ("vmaf_v1.0.16_3d0h", "upstream",
@@ -58,6 +73,9 @@ FAMILIES = {
 }
 # The extractors a model run needs; until all are built, the run is skipped (not failed).
 MODEL_EXTRACTORS = {"vmaf_float_v0.6.1": {"float_adm", "float_motion", "float_vif"}}
+MODEL_EXTRACTORS.update({run_id: {"cambi", "speed_chroma", "adm", "motion"}
+                         for run_id, _ in FAMILIES["vmaf_v1"]})
+MODEL_FAMILIES = {"vmaf", "vmaf_v1"}
 INTEGER_MODEL_EXTRACTORS = {"adm", "motion", "vif"}
 # Runs through float_adm's approximate reciprocal (RCPSS) carry the bits of the CPU vendor that
 # made them: <id>.upstream-intel.json was made on Intel, <id>.upstream.json on AMD. Keyed by the
@@ -70,6 +88,8 @@ FORK_ENVELOPE = {"float_adm": 4e-7}
 # Frames smaller than the ADM/VIF pyramids (17x13, 8x8, 7x7; the references crashed): every model
 # run must be refused by its extractors, exit 255, one line that says how large a frame must be.
 MODEL_SIZE_REFUSALS = {"p11b", "p11c", "p11d"}
+# The v1 models read speed_chroma_uv: a 4:0:0 input has no chroma to score.
+NO_CHROMA = re.compile(r"speed_chroma: the input has no chroma")
 SIZE_WORDS = re.compile(r"smallest|at least|minimum|too small|below|greater than|larger than", re.I)
 # Where upstream could not read a fixture (4:0:0 8-bit, odd 4:2:0 sizes), the fork's value is the
 # same algorithm for these extractors (golden/README.md: identical wherever both computed).
@@ -112,6 +132,29 @@ REFUSALS = {
     ("p11b", "adm"): ("at least 33x33", None),
     ("p11c", "adm"): ("at least 33x33", None),
     ("p11d", "adm"): ("at least 33x33", None),
+    # SpEED needs one 5x5 block after the 16x decimation: 80x80 per plane (upstream prints its
+    # size error and crashes, speed.md §3.2); 4:0:0 has no chroma for speed_chroma
+    # (the model-option runs prescale by 0.5 or 0.6: the message then names the scaled size and
+    # the input that works)
+    ("p11b", "speed_chroma"): (re.compile(
+        r"^speed_chroma: chroma plane 8x6 (is too small; SpEED needs at least 80x80, i\.e\. a "
+        r"4:2:0 frame of at least 160x160|scaled to \d+x\d+ \(speed_prescale 0\.[56]\) is too small; "
+        r"SpEED needs at least 80x80 after scaling \(a chroma plane of at least (159x159|133x133), "
+        r"i\.e\. a 4:2:0 frame of at least (318x318|266x266)\))$"), None),
+    ("p11c", "speed_chroma"): (re.compile(
+        r"^speed_chroma: chroma plane 8x8 (scaled to \d+x\d+ \(speed_prescale 0\.[56]\) )?is too "
+        r"small; SpEED needs at least 80x80"), None),
+    ("p11d", "speed_chroma"): (re.compile(
+        r"^speed_chroma: chroma plane 7x7 (scaled to \d+x\d+ \(speed_prescale 0\.[56]\) )?is too "
+        r"small; SpEED needs at least 80x80"), None),
+    ("p11b", "speed_temporal"): (re.compile(
+        r"^speed_temporal: luma 17x13 is too small; SpEED needs at least 80x80$"), None),
+    ("p11c", "speed_temporal"): (re.compile(
+        r"^speed_temporal: luma 8x8 is too small; SpEED needs at least 80x80$"), None),
+    ("p11d", "speed_temporal"): (re.compile(
+        r"^speed_temporal: luma 7x7 is too small; SpEED needs at least 80x80$"), None),
+    ("p06", "speed_chroma"): ("no chroma", None),
+    ("p06b", "speed_chroma"): ("no chroma", None),
 }
 # Goldens that are artefacts of the references' memory layout, not scores (golden/README.md,
 # "Where upstream and the fork differ"): upstream's 4:2:2 CIEDE2000 reads each chroma row to the
@@ -214,7 +257,7 @@ def main():
     total_values = total_diffs = runs_done = refusals = skipped = envelope_runs = envelope_values = 0
     missing = set()
     failed = False
-    models = args.family == "vmaf"
+    models = args.family in MODEL_FAMILIES
     scored = {}
     adm_done = {}
     for fx in manifest["fixtures"]:
@@ -261,6 +304,9 @@ def main():
             refusal, workaround = REFUSALS.get((fid, extractor), (None, None))
             if models and fid in MODEL_SIZE_REFUSALS:
                 refusal = SIZE_WORDS
+            elif models and "speed_chroma" in MODEL_EXTRACTORS.get(run_id, ()) and \
+                    fx["pixel_format"] == "400":
+                refusal = NO_CHROMA  # upstream's reader crashed or refused (p06, p06b)
             if (fid, extractor) in ARTEFACTS:
                 print(f"{fid} {run_id}: golden is a layout artefact of the reference, checked below")
                 continue

@@ -14,6 +14,7 @@
 #include "feature/ms_ssim.h"
 #include "feature/psnr.h"
 #include "feature/psnr_hvs.h"
+#include "feature/speed.h"
 #include "feature/ssim.h"
 #include "feature/vif.h"
 #if LOCKSTEP_HAVE_CUDA
@@ -28,6 +29,8 @@ const LsExtractor *const ls_extractors[] = {
     &ls_fex_float_adm,
     &ls_fex_float_vif,
     &ls_fex_float_motion,
+    &ls_fex_speed_chroma,
+    &ls_fex_speed_temporal,
     &ls_fex_float_ms_ssim,
     &ls_fex_float_ssim,
     &ls_fex_ciede,
