@@ -8,7 +8,8 @@ lockstep-gen into --work. Also prints the whole-process time of N frames.
 
 usage: bench.py --cli build/tools/lockstep --gen-tool build/tools/lockstep-gen --work /tmp/bench
                 [--fixture p01 --fixtures DIR] [--gen WxH:FMT:BITS:FRAMES ...]
-                [--feature psnr_hvs ...] [--threads 1 2] [--backend cpu cuda] [--runs 5]
+                [--feature psnr_hvs ...] [--model vmaf_v1.0.16_3d0h ...] [--threads 1 2]
+                [--backend cpu cuda] [--runs 5]
 """
 import argparse
 import os
@@ -20,16 +21,23 @@ import time
 
 
 def timed(cmd):
+    """(wall seconds, user CPU seconds) of one run of cmd."""
     t0 = time.perf_counter()
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    err = p.stderr.read()
+    _, status, usage = os.wait4(p.pid, 0)
     dt = time.perf_counter() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode:
-        raise SystemExit(f"failed: {' '.join(cmd)}\n{p.stderr}")
-    return dt
+        raise SystemExit(f"failed: {' '.join(cmd)}\n{err}")
+    return dt, usage.ru_utime
 
 
 def median_time(cmd, runs):
-    return statistics.median(timed(cmd) for _ in range(runs))
+    """Median wall and median user CPU time of `runs` runs (the machine may be shared: the user
+    CPU time is what the process itself used)."""
+    t = [timed(cmd) for _ in range(runs)]
+    return statistics.median(w for w, _ in t), statistics.median(u for _, u in t)
 
 
 def main():
@@ -41,6 +49,8 @@ def main():
     ap.add_argument("--fixture", action="append", default=[])
     ap.add_argument("--gen", action="append", default=[])
     ap.add_argument("--feature", action="append", default=[])
+    ap.add_argument("--model", action="append", default=[],
+                    help="a built-in model version (e.g. vmaf_v1.0.16_3d0h), scored end to end")
     ap.add_argument("--threads", nargs="+", default=["1"])
     ap.add_argument("--backend", nargs="+", default=["cpu"])
     ap.add_argument("--runs", type=int, default=5)
@@ -65,24 +75,28 @@ def main():
 
     print(f"# lockstep bench, {time.strftime('%Y-%m-%d %H:%M')}, {platform.node()}, "
           f"{os.cpu_count()} CPUs, {platform.processor() or platform.machine()}")
-    print("| input | feature | backend | threads | cpumask | ms/frame | N frames, whole process (s) |")
-    print("|---|---|---|---|---|---|---|")
+    print("| input | feature | backend | threads | cpumask | ms/frame | user CPU ms/frame | "
+          "N frames, whole process (s) |")
+    print("|---|---|---|---|---|---|---|---|")
     masks = [None] + ([a.cpumask] if a.cpumask else [])
+    what = [(f, ["--feature", f, "-n"]) for f in a.feature] + \
+           [(m, ["--model", f"version={m}"]) for m in a.model]
     for name, ref, dis, n in inputs:
-        for feature in a.feature:
+        for label, args in what:
             for backend in a.backend:
                 for threads in a.threads:
                     for mask in masks:
-                        cmd = [a.cli, "-r", ref, "-d", dis, "--feature", feature, "-n", "-q",
-                               "--backend", backend, "--threads", threads, "--json", "-o",
-                               os.path.join(a.work, "out.json")]
+                        cmd = [a.cli, "-r", ref, "-d", dis] + args + [
+                            "-q", "--backend", backend, "--threads", threads, "--json", "-o",
+                            os.path.join(a.work, "out.json")]
                         if mask:
                             cmd += ["--cpumask", mask]
-                        t2 = median_time(cmd + ["--frame_cnt", "2"], a.runs)
-                        tn = median_time(cmd + ["--frame_cnt", str(n)], a.runs)
+                        t2, u2 = median_time(cmd + ["--frame_cnt", "2"], a.runs)
+                        tn, un = median_time(cmd + ["--frame_cnt", str(n)], a.runs)
                         ms = (tn - t2) / (n - 2) * 1e3
-                        print(f"| {name} | {feature} | {backend} | {threads} | {mask or '-'} | "
-                              f"{ms:.2f} | {tn:.3f} ({n}) |", flush=True)
+                        user_ms = (un - u2) / (n - 2) * 1e3
+                        print(f"| {name} | {label} | {backend} | {threads} | {mask or '-'} | "
+                              f"{ms:.2f} | {user_ms:.2f} | {tn:.3f} ({n}) |", flush=True)
     return 0
 
 

@@ -242,11 +242,33 @@ def model_tests(cli, fx, work):
         check("no -m: vmaf_v0.6.1, refused while adm/vif are not built",
               r is None and 'vmaf_v0.6.1: no extractor in this build provides feature "VMAF_integer_feature_adm2_score"' in e, e)
 
-    # on a terminal the pooled score is printed as "<label>: %f" (version= if given, else path=)
+    # without -o the pooled scores are the result, on stdout, as "<label>: %f" (version= if given,
+    # else path=), whatever stderr is; -q does not hide them
+    p = run(cli, ["-r", ref, "-d", dis, "--frame_cnt", "4", "-m", f"path={mpath}:name=x", "-m", f"path={cpath}", "-q"])
+    check("no -o: score lines per model and collection on stdout",
+          p.returncode == 0 and re.fullmatch(rf"{re.escape(mpath)}: \d+\.\d{{6}}\n{re.escape(cpath)}: \d+\.\d{{6}}\n"
+                                             rf"{re.escape(cpath)}: \d+\.\d{{6}}, ci\.p95: \[\d+\.\d{{6}}, \d+\.\d{{6}}\], stddev: \d+\.\d{{6}}\n",
+                                             p.stdout) is not None and not p.stderr, repr(p.stdout + p.stderr))
+    p = run(cli, ["-r", ref, "-d", dis, "--frame_cnt", "4", "-m", f"path={mpath}", "--precision", "max"])
+    r, _ = score(["-m", f"path={mpath}", "--frame_cnt", "4"])
+    printed = lambda text: [(k, float(v)) for k, v in (l.rsplit(": ", 1) for l in text.splitlines())]
+    check("no -o: the printed score is the report's pooled mean (--precision max)",
+          r is not None and printed(p.stdout) == [(mpath, r["pooled_metrics"]["vmaf"]["mean"])], repr(p.stdout))
+    p = run(cli, ["-r", ref, "-d", dis, "--frame_cnt", "4", "-n", "--feature", "psnr", "--feature", "motion", "--precision", "max"])
+    r, _ = score(["-n", "--feature", "psnr", "--feature", "motion", "--frame_cnt", "4"])
+    want = [(k, v["mean"]) for k, v in r["pooled_metrics"].items()] if r else None
+    check("no -o, -n: the mean of every feature, under its report name",
+          p.returncode == 0 and printed(p.stdout) == want and len(want) > 5, repr(p.stdout) + " vs " + repr(want))
+    out = os.path.join(work, "quiet.json")
+    p = run(cli, ["-r", ref, "-d", dis, "--frame_cnt", "4", "-m", f"path={mpath}", "-o", out])
+    check("with -o and no terminal: nothing printed", p.returncode == 0 and not p.stdout and not p.stderr,
+          repr(p.stdout + p.stderr))
+
+    # with -o, a terminal shows the scores on stderr, as the vmaf tool does
     import pty
     master, slave = pty.openpty()
     p = subprocess.run([cli, "-r", ref, "-d", dis, "--frame_cnt", "4", "-m", f"path={mpath}:name=x", "-m",
-                        f"path={cpath}"], stdout=subprocess.PIPE, stderr=slave, timeout=60)
+                        f"path={cpath}", "-o", out], stdout=subprocess.PIPE, stderr=slave, timeout=60)
     os.close(slave)
     tty = b""
     while True:
@@ -259,10 +281,159 @@ def model_tests(cli, fx, work):
         tty += chunk
     os.close(master)
     text = tty.decode(errors="replace")
-    check("terminal: score lines per model and collection",
-          p.returncode == 0 and re.search(rf"{re.escape(mpath)}: \d+\.\d{{6}}\r?\n", text) is not None and
+    check("terminal with -o: score lines per model and collection on stderr",
+          p.returncode == 0 and not p.stdout and re.search(rf"{re.escape(mpath)}: \d+\.\d{{6}}\r?\n", text) is not None and
           re.search(rf"{re.escape(cpath)}: \d+\.\d{{6}}, ci\.p95: \[\d+\.\d{{6}}, \d+\.\d{{6}}\], stddev: \d+\.\d{{6}}", text)
           is not None, repr(text[-400:]))
+
+
+def report_of(cli, work, args, name="r.json"):
+    """The JSON report of a run at --precision max, without its fps; (None, stderr) on failure."""
+    out = os.path.join(work, name)
+    if os.path.exists(out):
+        os.remove(out)
+    p = run(cli, args + ["-q", "--json", "--precision", "max", "-o", out])
+    if p.returncode:
+        return None, p.stderr
+    r = json.load(open(out))
+    r.pop("fps")
+    return r, p.stderr
+
+
+def preset_tests(cli, fx, work):
+    """--aom_ctc / --nflx_ctc: the models and features of cli.md §2.6, in that order, with the
+    values of the single runs; a common bit depth from v6.0."""
+    def usage(name, args, text):
+        p = run(cli, ["-r", "a.y4m", "-d", "b.y4m"] + args)
+        lines = [l for l in p.stderr.splitlines() if l.strip()]
+        check(f"preset usage: {name}", p.returncode == 1 and len(lines) == 1 and text in lines[0],
+              f"exit {p.returncode}: {p.stderr.strip()!r}")
+    usage("--aom_ctc proposed", ["--aom_ctc", "proposed"], "`--aom_ctc proposed` is deprecated.")
+    usage("--aom_ctc v8.0", ["--aom_ctc", "v8.0"], 'bad aom_ctc version "v8.0"')
+    usage("--nflx_ctc v2.0", ["--nflx_ctc", "v2.0"], 'bad nflx_ctc version "v2.0"')
+    usage("a preset's vmaf beside -m's", ["-m", "version=vmaf_v0.6.1", "--aom_ctc", "v1.0"], "uniquely named")
+
+    aom_v1 = ["psnr=reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5", "ciede",
+              "float_ssim=enable_db=true:clip_db=true", "float_ms_ssim=enable_db=true:clip_db=true", "psnr_hvs"]
+    aom_models = ["version=vmaf_v0.6.1:name=vmaf", "version=vmaf_v0.6.1neg:name=vmaf_neg"]
+    presets = {
+        ("aom_ctc", "v7.0"): (aom_models, aom_v1[:2] + ["float_ssim=scale=1:enable_db=true:clip_db=true"] + aom_v1[3:] + ["cambi"]),
+        ("nflx_ctc", "v1.0"): (["version=vmaf_4k_v0.6.1:name=vmaf", "version=vmaf_4k_v0.6.1neg:name=vmaf_neg"],
+                               ["psnr=enable_chroma=true:enable_apsnr=true", "float_ssim=enable_db=true:clip_db=true", "cambi"]),
+    }
+    big = ["-r", os.path.join(fx, "p09_ref.y4m"), "-d", os.path.join(fx, "p09_dis.y4m"), "--frame_cnt", "2"]
+    for (option, version), (models, features) in presets.items():
+        preset, e = report_of(cli, work, big + [f"--{option}", version], "preset.json")
+        if preset is None:
+            check(f"--{option} {version} at 1080p", False, e)
+            continue
+        singles = [report_of(cli, work, big + ["-m", m], "single.json") for m in models]
+        singles += [report_of(cli, work, big + ["-n", "--feature", f], "single.json") for f in features]
+        bad = [e for r, e in singles if r is None]
+        merged_frames = [{} for _ in preset["frames"]]
+        pooled, aggregate = {}, {}
+        for r, _ in singles:
+            if r is None:
+                continue
+            for i, fr in enumerate(r["frames"]):
+                merged_frames[i].update(fr["metrics"])
+            pooled.update(r["pooled_metrics"])
+            aggregate.update(r.get("aggregate_metrics", {}))
+        values = sum(len(f["metrics"]) for f in preset["frames"])
+        same = (not bad and [f["metrics"] for f in preset["frames"]] == merged_frames and
+                preset["pooled_metrics"] == pooled and preset.get("aggregate_metrics", {}) == aggregate)
+        names = list(preset["frames"][0]["metrics"])
+        ok = same and {"vmaf", "vmaf_neg", "psnr_y", "float_ssim", "cambi"} <= set(names)
+        check(f"--{option} {version} at 1080p: {values} values, each the single run's", ok,
+              "" if ok else "; ".join(bad) or str(sorted(set(names) ^ set(merged_frames[0]))))
+        # the models' features first, then the preset's features in its order, the scores last
+        firsts = ("psnr_y", "ciede2000", "float_ssim", "float_ms_ssim", "psnr_hvs", "cambi")
+        ok = ([n for n in names if n in firsts] == [n for n in firsts if n in names] and
+              names.index("integer_vif_scale3_egl_1") < names.index("psnr_y") and names[-2:] == ["vmaf", "vmaf_neg"])
+        check(f"--{option} {version}: features in the preset's order", ok, "" if ok else str(names))
+
+    # every version: the models and features of its row (cambi from v3.0)
+    small = ["-r", os.path.join(fx, "p01_ref.y4m"), "-d", os.path.join(fx, "p01_dis.y4m"), "--frame_cnt", "2"]
+    for v in ("v1.0", "v2.0", "v3.0", "v4.0", "v5.0", "v6.0", "v7.0"):
+        r, e = report_of(cli, work, small + ["--aom_ctc", v], "aom.json")
+        names = set(r["frames"][1]["metrics"]) if r else set()
+        want = {"vmaf", "vmaf_neg", "psnr_y", "ciede2000", "float_ssim", "float_ms_ssim", "psnr_hvs"}
+        ok = want <= names and ("cambi" in names) == (v >= "v3.0") and "apsnr_y" in (r or {}).get("aggregate_metrics", {})
+        check(f"--aom_ctc {v}: vmaf, vmaf_neg, psnr (apsnr), ciede, float_ssim, float_ms_ssim, psnr_hvs"
+              f"{', cambi' if v >= 'v3.0' else ''}", ok, "" if ok else e or str(sorted(names)))
+
+    # v6.0+: an 8-bit reference against a 10-bit distorted video is scored at 10 bits, the 8-bit
+    # samples shifted up by 2 (as a 10-bit copy of the reference would be)
+    header, frames = y4m_frames(os.path.join(fx, "p01_ref.y4m"))
+    frames = frames[:2]
+    ten = header.replace(b"C420jpeg", b"C420p10").replace(b"XYSCSS=420JPEG", b"XYSCSS=420P10") + b"\n"
+    for fr in frames:
+        ten += b"FRAME\n" + b"".join((v << 2).to_bytes(2, "little") for v in fr[6:])
+    ref10 = write(os.path.join(work, "p01_ref_10bit.y4m"), ten)
+    dis10 = os.path.join(fx, "p02_dis.y4m")
+    mixed, e1 = report_of(cli, work, ["-r", os.path.join(fx, "p01_ref.y4m"), "-d", dis10, "--frame_cnt", "2",
+                                      "--aom_ctc", "v6.0"], "mixed.json")
+    shifted, e2 = report_of(cli, work, ["-r", ref10, "-d", dis10, "--frame_cnt", "2", "--aom_ctc", "v6.0"], "shifted.json")
+    check("--aom_ctc v6.0: 8-bit reference, 10-bit distorted = the reference shifted to 10 bits",
+          mixed is not None and mixed == shifted and "vmaf_neg" in mixed["frames"][1]["metrics"], e1 + e2)
+    expect_error(cli, work, "--aom_ctc v5.0 keeps the bit depths apart",
+                 ["-r", os.path.join(fx, "p01_ref.y4m"), "-d", dis10, "--aom_ctc", "v5.0"], "bitdepths do not match: 8, 10")
+
+
+def first_run_tests(cli, fx, work):
+    """What a new user meets: version, help, stdin, containers, raw sizes, bit depths."""
+    ref, dis = os.path.join(fx, "p01_ref.y4m"), os.path.join(fx, "p01_dis.y4m")
+    for flag in ("-v", "--version"):
+        p = run(cli, [flag])
+        check(f"{flag}: lockstep and its version on stderr", p.returncode == 0 and
+              re.fullmatch(r"lockstep \d+\.\d+\.\d+\n", p.stderr) is not None and not p.stdout, repr(p.stderr))
+    version = run(cli, ["-v"]).stderr.strip()
+    r, e = report_of(cli, work, ["-r", ref, "-d", dis, "-n", "--feature", "psnr", "--frame_cnt", "2"])
+    out = os.path.join(work, "v.xml")
+    run(cli, ["-r", ref, "-d", dis, "-n", "--feature", "psnr", "--frame_cnt", "2", "-o", out])
+    check("reports say lockstep and its version (JSON, XML)", r is not None and r["version"] == version and
+          f'<VMAF version="{version}">' in open(out).read(), e)
+    h = run(cli, ["--help"]).stdout
+    ok = ("--threads N               worker threads (default 0" in h and
+          "Exit status: 0 success, 1 usage error, 3 --parity found differences, 255 any other error." in h and
+          "--aom_ctc" in h and "--nflx_ctc" in h)
+    check("--help: the default thread count, the exit codes, the presets", ok, "" if ok else h[-600:])
+
+    # a pipe on one side: the same scores as the file
+    want, e = report_of(cli, work, ["-r", ref, "-d", dis, "-n", "--feature", "psnr", "--frame_cnt", "3"])
+    outp = os.path.join(work, "pipe.json")
+    with open(dis, "rb") as fin:
+        p = subprocess.run([cli, "-r", ref, "-d", "-", "-n", "--feature", "psnr", "--frame_cnt", "3", "-q", "--json",
+                            "--precision", "max", "-o", outp], stdin=fin, capture_output=True, timeout=60)
+    got = json.load(open(outp)) if p.returncode == 0 else None
+    if got:
+        got.pop("fps")
+    check("-d - reads the distorted video from stdin", got is not None and got == want, p.stderr.decode())
+    p = run(cli, ["-r", "-", "-d", "-"])
+    check("-r - with -d - is refused as such", p.returncode == 1 and
+          "-r - and -d - cannot both read standard input: pipe one of the videos and give the other as a file" in p.stderr,
+          p.stderr)
+
+    # containers: the way to decode them
+    mp4 = write(os.path.join(work, "in.mp4"), b"\0\0\0\x18ftypmp42" + b"\0" * 4000)
+    expect_error(cli, work, "an .mp4 input", ["-r", ref, "-d", mp4],
+                 f"{mp4}: an MP4/MOV container (compressed video), not Y4M or raw YUV: decode it first, e.g. "
+                 f"ffmpeg -i {mp4} -f yuv4mpegpipe -strict -1 - | lockstep -r ref.y4m -d -")
+    mkv = write(os.path.join(work, "in.mkv"), b"\x1a\x45\xdf\xa3" + b"\0" * 4000)
+    expect_error(cli, work, "an .mkv input, even with -w -h -p -b", ["-r", mkv, "-d", mkv, "-w", "576", "-h", "324", "-p", "420", "-b", "8"],
+                 "a Matroska/WebM container (compressed video)", "ffmpeg -i")
+
+    # raw: a size no frame divides names the layouts that would; 8-bit data read as 10-bit
+    header, frames = y4m_frames(ref)
+    raw3 = write(os.path.join(work, "three.yuv"), b"".join(fr[6:] for fr in frames[:3]))
+    expect_error(cli, work, "raw 4:2:0 8-bit read as 10-bit, odd frame count",
+                 ["-r", raw3, "-d", raw3, "-w", "576", "-h", "324", "-p", "420", "-b", "10"],
+                 "839808 bytes is not a whole number of 576x324 420 10-bit frames (559872 bytes each: 1 frame and 279936 bytes left over)",
+                 "these would fit: -w 576 -h 324 -p 420 -b 8 (3 frames)")
+    raw2 = write(os.path.join(work, "two.yuv"), b"".join(fr[6:] for fr in frames[:2]))
+    expect_error(cli, work, "raw 8-bit read as 10-bit, even frame count (samples above 1023)",
+                 ["-r", raw2, "-d", raw2, "-w", "576", "-h", "324", "-p", "420", "-b", "10", "-n", "--feature", "psnr"],
+                 "frame 0: luma sample", "is above the 10-bit maximum 1023: is the file 8-bit (two samples read as one 16-bit word)? check -b")
 
 
 def main():
@@ -310,7 +481,8 @@ def main():
     expect_error(cli, work, "no frames", ["-n", "-r", empty, "-d", empty, "--feature", f], "no frames")
     expect_error(cli, work, "missing file", ["-n", "-r", os.path.join(work, "nope.y4m"), "-d", two_dis, "--feature", f], "nope.y4m")
     expect_error(cli, work, "directory as input", ["-n", "-r", work, "-d", two_dis, "--feature", f], work)
-    expect_error(cli, work, "raw size mismatching the file", ["-n", "-r", garbage, "-d", garbage, "-w", "1000", "-h", "1000", "-p", "420", "-b", "8", "--feature", f], "trunc")
+    expect_error(cli, work, "raw size mismatching the file", ["-n", "-r", garbage, "-d", garbage, "-w", "1000", "-h", "1000", "-p", "420", "-b", "8", "--feature", f],
+                 "1000 bytes is not a whole number of 1000x1000 420 8-bit frames", "check -w -h -p -b")
     expect_error(cli, work, "raw without all parameters", ["-n", "-r", garbage, "-d", garbage, "-w", "16", "--feature", f], "--height")
     expect_error(cli, work, "unknown feature", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "psnrx"], "psnrx")
     expect_error(cli, work, "unknown option", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "psnr=enable_foo=true"], "enable_foo", "psnr")
@@ -319,8 +491,37 @@ def main():
     tiny = ["-n", "-r", os.path.join(fx, "p11d_ref.y4m"), "-d", os.path.join(fx, "p11d_dis.y4m")]
     expect_error(cli, work, "frame smaller than psnr_hvs's block", tiny + ["--feature", "psnr_hvs"], "8x8 block")
     expect_error(cli, work, "frame smaller than float_ssim's window", tiny + ["--feature", "float_ssim"], "11x11")
+    p11b = ["-n", "-r", os.path.join(fx, "p11b_ref.y4m"), "-d", os.path.join(fx, "p11b_dis.y4m")]
+    adm = ["-n", "-r", two_ref, "-d", two_dis, "--feature"]
+    expect_error(cli, work, "frame smaller than adm's pyramid", p11b + ["--feature", "adm"], "adm", "17x13", "at least 33x33")
+    expect_error(cli, work, "adm viewing distance below 3H at 1080", adm + ["adm=adm_norm_view_dist=1"], "adm_norm_view_dist", "below 3 * 1080")
+    expect_error(cli, work, "adm blend CSF without a table", adm + ["adm=adm_csf_mode=2:adm_norm_view_dist=4"], "adm_csf_mode=2", "no CSF table")
+    expect_error(cli, work, "adm Barten CSF beyond fixed point", adm + ["adm=adm_csf_mode=1"], "adm_csf_scale", "fixed-point")
+    expect_error(cli, work, "adm gain limit out of range", adm + ["adm=adm_enhn_gain_limit=0.5"], "adm_enhn_gain_limit", "range")
+    expect_error(cli, work, "adm option alias is not a key", adm + ["adm=egl=1"], "unknown option \"egl\"")
     expect_error(cli, work, "frame smaller than float_vif's pyramid", tiny + ["--feature", "float_vif"], "7x7", "at least 16x16")
     small = ["-n", "-r", os.path.join(fx, "p11b_ref.y4m"), "-d", os.path.join(fx, "p11b_dis.y4m")]
+    def crop_width(header, frames, w_new):
+        w, h = 576, 324
+        out = [header.replace(b"W576", b"W%d" % w_new) + b"\n"]
+        for fr in frames[:2]:
+            data = fr[6:]
+            planes = [(0, w, h), (w * h, w // 2, h // 2), (w * h * 5 // 4, w // 2, h // 2)]
+            cw_new = (w_new + 1) // 2
+            rows = []
+            for off, pw, ph in planes:
+                keep = w_new if pw == w else cw_new
+                rows += [data[off + y * pw:off + y * pw + keep] for y in range(ph)]
+            out.append(b"FRAME\n" + b"".join(rows))
+        return b"".join(out)
+    crop175_ref = write(os.path.join(work, "w175_ref.y4m"), crop_width(header, frames, 175))
+    crop175_dis = write(os.path.join(work, "w175_dis.y4m"), crop_width(dheader, dframes, 175))
+    expect_error(cli, work, "frame smaller than the MS-SSIM pyramid", tiny + ["--no_prediction", "--feature", "float_ms_ssim"], "float_ms_ssim", "176x176")
+    expect_error(cli, work, "just below the MS-SSIM pyramid (175 wide)", ["-n", "-r", crop175_ref, "-d", crop175_dis, "--no_prediction", "--feature", "float_ms_ssim"], "175x324", "176x176")
+    expect_error(cli, work, "CIEDE2000 on 4:0:0", ["-n", "-r", os.path.join(fx, "p06_ref.y4m"), "-d", os.path.join(fx, "p06_dis.y4m"), "--no_prediction", "--feature", "ciede"], "ciede", "no chroma")
+    expect_error(cli, work, "ciede has no options", ["-n", "-r", two_ref, "-d", two_dis, "--no_prediction", "--feature", "ciede=enable_db=true"], "ciede", "unknown option \"enable_db\"")
+    expect_error(cli, work, "float_ms_ssim has no scale option", ["-n", "-r", two_ref, "-d", two_dis, "--no_prediction", "--feature", "float_ms_ssim=scale=2"], "float_ms_ssim", "unknown option \"scale\"")
+    expect_error(cli, work, "malformed MS-SSIM boolean", ["-n", "-r", two_ref, "-d", two_dis, "--no_prediction", "--feature", "float_ms_ssim=enable_lcs=1"], "enable_lcs", "1")
     expect_error(cli, work, "frame one side below float_vif's pyramid", small + ["--feature", "float_vif"], "17x13", "at least 16x16")
     expect_error(cli, work, "float_vif's pyramid with a wider kernel", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "float_vif=vif_kernelscale=3.71134:vif_prescale=0.1"], "vif_prescale=0.1", "at least 56x56")
     expect_error(cli, work, "unknown float_vif prescale method", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "float_vif=vif_prescale_method=area"], "invalid vif_prescale_method \"area\"")
@@ -358,7 +559,72 @@ def main():
     bad[2 * (576 * 100 + 33)] = bad[2 * (576 * 100 + 33) + 1] = 0xff
     f10[2] = bytes(bad)
     over = write(os.path.join(work, "over10.y4m"), h10 + b"\n" + b"FRAME\n".join(f10))
-    expect_error(cli, work, "cambi: a 10-bit sample above 1023", ["-r", os.path.join(fx, "p02_ref.y4m"), "-d", over] + cambi(""), "at index 1", "a luma sample is 65535, above 1023")
+    # (cambi's own check of such samples is the library's: test_cambi; the reader refuses them first)
+    expect_error(cli, work, "a 10-bit sample above 1023", ["-r", os.path.join(fx, "p02_ref.y4m"), "-d", over] + cambi(""),
+                 "over10.y4m: frame 1: luma sample 65535 at (33, 100) is above the 10-bit maximum 1023: the Y4M header says C420p10")
+
+    # SpEED: option values the reference crashes on, sizes below one 5x5 block after the 16x
+    # decimation (the prescaled v1 models at 320x180: upstream crashes), 4:0:0 without chroma
+    speed = lambda opts: ["-n", "-r", two_ref, "-d", two_dis, "--feature", "speed_chroma=" + opts]
+    expect_error(cli, work, "speed_chroma: kernel scale not in the list", speed("speed_kernelscale=0.9"), "speed_chroma: invalid speed_kernelscale 0.9 (valid: 1, 0.5, 1.5")
+    expect_error(cli, work, "speed_chroma: unknown prescale method", speed("speed_prescale_method=foo"), 'speed_chroma: invalid speed_prescale_method "foo" (nearest, bilinear, bicubic or lanczos4)')
+    expect_error(cli, work, "speed_chroma: weight mode 7", speed("speed_weight_var_mode=7"), 'option "speed_weight_var_mode" value "7" is out of range [0, 6]')
+    expect_error(cli, work, "speed_temporal has no weight mode", ["-n", "-r", two_ref, "-d", two_dis, "--feature", "speed_temporal=speed_weight_var_mode=1"], 'unknown option "speed_weight_var_mode"')
+    expect_error(cli, work, "speed_chroma on 4:0:0", ["-n", "-r", os.path.join(fx, "p06_ref.y4m"), "-d", os.path.join(fx, "p06_dis.y4m"), "--feature", "speed_chroma"], "speed_chroma: the input has no chroma (4:0:0)")
+    expect_error(cli, work, "speed_temporal below one block", tiny + ["--feature", "speed_temporal"], "speed_temporal: luma 7x7 is too small; SpEED needs at least 80x80")
+    expect_error(cli, work, "speed_chroma below one block", p11b + ["--feature", "speed_chroma"], "chroma plane 8x6 is too small", "a 4:2:0 frame of at least 160x160")
+    expect_error(cli, work, "speed_chroma: prescale within 0.001 of 1 that resizes", ["-n", "-r", os.path.join(fx, "p07_ref.y4m"), "-d", os.path.join(fx, "p07_dis.y4m"), "--frame_cnt", "1", "--feature", "speed_chroma=speed_prescale=1.0009"], "speed_prescale 1.0009 makes the 960x540 chroma plane 961x540")
+
+    def crop420(header, frames, w, h, w0=576, h0=324):
+        """The top-left w x h of each 8-bit 4:2:0 frame."""
+        out = []
+        for fr in frames:
+            y = fr[6:6 + w0 * h0]
+            u = fr[6 + w0 * h0:6 + w0 * h0 + (w0 // 2) * (h0 // 2)]
+            v = fr[6 + w0 * h0 + (w0 // 2) * (h0 // 2):]
+            planes = [b"".join(y[r * w0:r * w0 + w] for r in range(h))]
+            for c in (u, v):
+                planes.append(b"".join(c[r * (w0 // 2):r * (w0 // 2) + w // 2] for r in range(h // 2)))
+            out.append(b"FRAME\n" + b"".join(planes))
+        return header.replace(b"W576", b"W%d" % w).replace(b"H324", b"H%d" % h) + b"\n" + b"".join(out)
+    small_ref = write(os.path.join(work, "320x180_ref.y4m"), crop420(header, frames[:3], 320, 180))
+    small_dis = write(os.path.join(work, "320x180_dis.y4m"), crop420(dheader, dframes[:3], 320, 180))
+    for version, ps, need in (("3d0h_2160", "0.5", "159x159, i.e. a 4:2:0 frame of at least 318x318"),
+                              ("5d0h", "0.6", "133x133, i.e. a 4:2:0 frame of at least 266x266"),
+                              ("hfr_3d0h_2160", "0.5", "318x318"), ("hfr_5d0h", "0.6", "266x266")):
+        out = os.path.join(work, "v1_small.json")
+        if os.path.exists(out):
+            os.remove(out)
+        p = run(cli, ["-r", small_ref, "-d", small_dis, "-m", f"version=vmaf_v1.0.16_{version}",
+                      "-q", "--json", "-o", out])
+        lines = [l for l in p.stderr.splitlines() if l.strip()]
+        want = (f"speed_chroma: chroma plane 160x90 scaled to {int(160 * float(ps) + 0.5)}x"
+                f"{int(90 * float(ps) + 0.5)} (speed_prescale {ps}) is too small; SpEED needs at "
+                f"least 80x80 after scaling (a chroma plane of at least ")
+        ok = p.returncode == 255 and len(lines) == 1 and lines[0].startswith(want) and \
+            need in lines[0] and not os.path.exists(out)
+        check(f"bad input: vmaf_v1.0.16_{version} at 320x180 (upstream crashes)", ok,
+              f"exit {p.returncode}: {p.stderr.strip()!r}")
+    for version in ("3d0h", "1d5h_2160"):  # unscaled SpEED: 160x90 chroma is one block row
+        out = os.path.join(work, "v1_small.json")
+        p = run(cli, ["-r", small_ref, "-d", small_dis, "-m", f"version=vmaf_v1.0.16_{version}",
+                      "-q", "--json", "-o", out])
+        got = json.load(open(out)) if p.returncode == 0 else {}
+        ok = p.returncode == 0 and len(got.get("frames", [])) == 3 and \
+            "speed_chroma_uv_mxv_45_nnf_0.1_snn_0.19_wvm_5" in got["frames"][0]["metrics"]
+        check(f"vmaf_v1.0.16_{version} at 320x180 computes", ok, f"exit {p.returncode}: {p.stderr.strip()!r}")
+    # speed_temporal sees every frame (temporal) also with --subsample and threads
+    outs = []
+    for extra in ([], ["--subsample", "3", "--threads", "2"]):
+        out = os.path.join(work, f"speed_sub{len(extra)}.json")
+        p = run(cli, ["-r", ref, "-d", dis, "--frame_cnt", "10", "-n", "--feature", "speed_temporal",
+                      "--feature", "speed_chroma", "-q", "--json", "--precision", "max", "-o", out] + extra)
+        outs.append({f["frameNum"]: f["metrics"] for f in json.load(open(out))["frames"]}
+                    if p.returncode == 0 else {})
+    ok = sorted(outs[1]) == [0, 3, 6, 9] and all(outs[0][k] == outs[1][k] for k in outs[1])
+    check("speed_temporal with --subsample 3 --threads 2: the full run's values", ok,
+          f"{sorted(outs[1])}")
+    expect_error(cli, work, "v1 model with a bad speed_chroma override", ["-r", two_ref, "-d", two_dis, "-m", "version=vmaf_v1.0.16_3d0h:speed_chroma.speed_kernelscale=0.9"], "speed_chroma: invalid speed_kernelscale 0.9")
 
     # Output formats, at the default precision rule and at max.
     base = ["-r", ref, "-d", dis, "--feature", "psnr=enable_apsnr=true", "-q", "-n"]
@@ -451,6 +717,8 @@ def main():
     check("raw YUV scores equal the Y4M's", rawrep is not None and rawrep["frames"] == full["frames"][:3], e)
 
     model_tests(cli, fx, work)
+    first_run_tests(cli, fx, work)
+    preset_tests(cli, fx, work)
 
     print(f"{results['passed']} passed, {results['failed']} failed")
     return 1 if results["failed"] else 0

@@ -127,6 +127,31 @@ static int use_features(VmafContext *ctx, const char *list)
     return 0;
 }
 
+/* Every feature of a case must have a CUDA twin: without one the "CUDA" context would score it on
+ * the CPU and the comparison would prove nothing. */
+static int all_have_twins(const char *list, char *missing, size_t len)
+{
+    char buf[512];
+    snprintf(buf, sizeof(buf), "%s", list);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(tok, '=');
+        if (eq)
+            *eq = 0;
+        char twin[128];
+        snprintf(twin, sizeof(twin), "%s_cuda", tok);
+        int found = 0;
+        enum LockstepBackend backend;
+        for (unsigned i = 0; lockstep_extractor_name(i, &backend); i++)
+            found |= backend == LOCKSTEP_BACKEND_CUDA && !strcmp(lockstep_extractor_name(i, NULL), twin);
+        if (!found) {
+            snprintf(missing, len, "%s", tok);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Runs one context over the case's frames. Returns 0 or the first error, with its message. */
 static int run_context(const Case *c, int cuda, VmafContext **out, char *why, size_t why_len)
 {
@@ -181,6 +206,13 @@ static void run_case(const Case *c)
 {
     char name[256], why_cpu[1024] = "", why_gpu[1024] = "";
     describe(c, name, sizeof(name));
+    char missing[128];
+    if (!all_have_twins(c->features, missing, sizeof(missing))) {
+        char msg[256];
+        snprintf(msg, sizeof(msg), "%s has no CUDA twin", missing);
+        check(0, msg, name);
+        return;
+    }
     VmafContext *cpu = NULL, *gpu_ctx = NULL;
     const int err_cpu = run_context(c, 0, &cpu, why_cpu, sizeof(why_cpu));
     const int err_gpu = run_context(c, 1, &gpu_ctx, why_gpu, sizeof(why_gpu));
@@ -205,6 +237,8 @@ static void run_case(const Case *c)
             double a, b;
             const int ea = vmaf_feature_score_at_index(cpu, fname, &a, f);
             const int eb = vmaf_feature_score_at_index(gpu_ctx, fname, &b, f);
+            if (ea && eb && ea == eb)
+                continue; /* neither wrote it (a frame --subsample skips) */
             values++;
             if (ea || eb || bits(a) != bits(b)) {
                 differ++;
@@ -397,9 +431,10 @@ int main(int argc, char **argv)
         for (unsigned fi = 0; fi < 4; fi++)
             for (unsigned di = 0; di < 4; di++)
                 cases[n++] = (Case){ sizes[s][0], sizes[s][1], depths[di], fmts[fi], quick ? 2 : 5,
-                                     depths[di] > 12 ? "psnr motion float_motion"
-                                     : (fi + di + s) & 1 ? "psnr psnr_hvs motion float_motion"
-                                     : "psnr psnr_hvs=enable_chroma=false motion float_motion", 0, 0 };
+                                     depths[di] > 12 ? "psnr motion float_motion vif adm"
+                                     : (fi + di + s) & 1 ? "psnr psnr_hvs motion float_motion vif adm"
+                                     : "psnr psnr_hvs=enable_chroma=false motion float_motion vif adm",
+                                     0, 0 };
     /* every psnr option */
     static const char *const psnr_opts[] = {
         "enable_mse=true:enable_apsnr=true",
@@ -436,6 +471,62 @@ int main(int argc, char **argv)
         cases[n++] = (Case){ 171, 98, 10 + 2 * (o & 1), o >= 7 ? VMAF_PIX_FMT_YUV444P : fmts[o % 3],
                              6, motion_opts[o], 2, 0 };
     }
+    /* every vif and adm option (the CPU's tables), at odd and even sizes and several depths */
+    static const char *const vif_adm_opts[] = {
+        "vif=vif_enhn_gain_limit=1 adm=adm_enhn_gain_limit=1",
+        "vif=vif_skip_scale0=true:debug=true adm=adm_skip_scale0=true:debug=true",
+        "vif=vif_enhn_gain_limit=1.5 adm=adm_skip_aim=true:adm_enhn_gain_limit=1.3",
+        "adm=adm_csf_mode=2:adm_norm_view_dist=3:adm_ref_display_height=1080:adm_dlm_weight=0.7",
+        "adm=adm_csf_mode=3:adm_norm_view_dist=5:adm_ref_display_height=2160:adm_min_val=0.5",
+        "adm=adm_norm_view_dist=5:adm_ref_display_height=2160:adm_noise_weight=0.02",
+        "adm=adm_csf_mode=1:adm_csf_scale=0.001:adm_csf_diag_scale=0.001",
+        "adm=adm_noise_weight=0:debug=true vif=debug=true",
+    };
+    for (unsigned o = 0; o < (quick ? 2u : 8u); o++) {
+        cases[n++] = (Case){ 97, 61, 8, VMAF_PIX_FMT_YUV420P, 3, vif_adm_opts[o], 0, 0 };
+        cases[n++] = (Case){ 171, 98, 10 + 2 * (o & 1), fmts[o % 4], 3, vif_adm_opts[o], 2, 0 };
+        if (!quick)
+            cases[n++] = (Case){ 65, 33, 16 - 7 * (o & 1), fmts[(o + 1) % 4], 2, vif_adm_opts[o], 0,
+                                 0 };
+    }
+    /* every float_ssim and ssim option */
+    static const char *const ssim_opts[] = {
+        "float_ssim ssim",
+        "float_ssim=enable_lcs=true ssim=enable_db=true",
+        "float_ssim=enable_db=true:clip_db=true ssim=enable_db=true:clip_db=true",
+        "float_ssim=scale=2:enable_lcs=true",
+        "float_ssim=scale=1:enable_db=true",
+    };
+    for (unsigned o = 0; o < (quick ? 2u : 5u); o++) {
+        cases[n++] = (Case){ 97, 61, 8, VMAF_PIX_FMT_YUV420P, 3, ssim_opts[o], 0, 0 };
+        cases[n++] = (Case){ 171, 98, o & 1 ? 16 : 10, fmts[o % 4], 3, ssim_opts[o], 2, 0 };
+    }
+    cases[n++] = (Case){ 11, 11, 12, VMAF_PIX_FMT_YUV400P, 2, "float_ssim ssim", 0, 0 };
+    cases[n++] = (Case){ 10, 10, 8, VMAF_PIX_FMT_YUV420P, 1, "float_ssim", 0, 0 };
+    cases[n++] = (Case){ 3, 2, 9, VMAF_PIX_FMT_YUV420P, 2, "ssim", 0, 0 };
+    /* every float_vif and float_adm option a twin computes (vif_prescale != 1 and adm_p_norm != 3
+     * run on the CPU by design) */
+    static const char *const float_opts[] = {
+        "float_vif float_adm",
+        "float_vif=vif_enhn_gain_limit=1:debug=true float_adm=adm_enhn_gain_limit=1:debug=true",
+        "float_vif=vif_kernelscale=0.5:vif_sigma_nsq=1.5 float_adm=adm_csf_mode=1:adm_norm_view_dist=5",
+        "float_vif=vif_skip_scale0=true:vif_scale1_min_val=0.5 float_adm=adm_skip_scale0=true:adm_bypass_cm=1",
+        "float_vif=vif_kernelscale=2 float_adm=adm_f1s0=0.5:adm_f2s1=0.25:adm_min_val=0.3:adm_dlm_weight=0.2",
+    };
+    for (unsigned o = 0; o < (quick ? 2u : 5u); o++) {
+        cases[n++] = (Case){ 97, 61, 8, VMAF_PIX_FMT_YUV420P, 3, float_opts[o], 0, 0 };
+        cases[n++] = (Case){ 171, 98, o & 1 ? 12 : 10, fmts[o % 4], 3, float_opts[o], 2, 0 };
+    }
+    cases[n++] = (Case){ 17, 17, 8, VMAF_PIX_FMT_YUV420P, 2, "float_adm", 0, 0 };
+    cases[n++] = (Case){ 16, 17, 8, VMAF_PIX_FMT_YUV420P, 1, "float_adm", 0, 0 };
+    cases[n++] = (Case){ 16, 16, 16, VMAF_PIX_FMT_YUV400P, 2, "float_vif", 0, 0 };
+    cases[n++] = (Case){ 15, 16, 8, VMAF_PIX_FMT_YUV420P, 1, "float_vif", 0, 0 };
+    /* vif's and adm's smallest frames and refusals */
+    cases[n++] = (Case){ 33, 33, 8, VMAF_PIX_FMT_YUV420P, 3, "vif adm", 0, 0 };
+    cases[n++] = (Case){ 16, 16, 10, VMAF_PIX_FMT_YUV400P, 3, "vif", 0, 0 };
+    cases[n++] = (Case){ 15, 40, 8, VMAF_PIX_FMT_YUV420P, 1, "vif", 0, 0 };
+    cases[n++] = (Case){ 40, 32, 8, VMAF_PIX_FMT_YUV420P, 1, "adm", 0, 0 };
+    cases[n++] = (Case){ 64, 64, 8, VMAF_PIX_FMT_YUV420P, 1, "adm=adm_csf_mode=1", 0, 0 };
     /* psnr_hvs block-walk edges and refusals (compared with the CPU's messages) */
     cases[n++] = (Case){ 8, 8, 8, VMAF_PIX_FMT_YUV400P, 3, "psnr_hvs", 0, 0 };
     cases[n++] = (Case){ 15, 15, 10, VMAF_PIX_FMT_YUV420P, 3, "psnr_hvs", 0, 0 };
@@ -452,15 +543,25 @@ int main(int argc, char **argv)
     cases[n++] = (Case){ 5, 5, 8, VMAF_PIX_FMT_YUV400P, 2, "float_motion=motion_add_uv=true", 0, 0 };
     /* worker threads in the CUDA context (twins run serially in the caller), subsampling */
     cases[n++] = (Case){ 640, 360, 10, VMAF_PIX_FMT_YUV420P, 6,
-                         "psnr=enable_apsnr=true psnr_hvs motion float_motion", 4, 0 };
+                         "psnr=enable_apsnr=true psnr_hvs motion float_motion vif adm", 4, 0 };
     cases[n++] = (Case){ 320, 240, 8, VMAF_PIX_FMT_YUV420P, 9,
-                         "psnr psnr_hvs motion float_motion", 2, 3 };
+                         "psnr psnr_hvs motion float_motion vif adm", 2, 3 };
     if (!quick) {
         /* long float chains */
         cases[n++] = (Case){ 1920, 1080, 10, VMAF_PIX_FMT_YUV420P, 3,
-                             "psnr=enable_mse=true psnr_hvs motion float_motion", 0, 0 };
+                             "psnr=enable_mse=true psnr_hvs motion float_motion vif adm float_ssim ssim",
+                             0, 0 };
+        cases[n++] = (Case){ 1280, 720, 8, VMAF_PIX_FMT_YUV420P, 3,
+                             "float_ssim=scale=1:enable_lcs=true ssim", 0, 0 };
+        cases[n++] = (Case){ 1921, 1081, 8, VMAF_PIX_FMT_YUV444P, 3,
+                             "vif adm motion float_vif float_adm float_motion", 0, 0 };
         cases[n++] = (Case){ 3840, 2160, 8, VMAF_PIX_FMT_YUV420P, 5,
-                             "psnr=enable_apsnr=true psnr_hvs motion float_motion", 0, 0 };
+                             "psnr=enable_apsnr=true psnr_hvs motion float_motion vif adm float_ssim",
+                             0, 0 };
+        cases[n++] = (Case){ 3840, 2160, 12, VMAF_PIX_FMT_YUV422P, 3,
+                             "vif=vif_enhn_gain_limit=1 adm=adm_enhn_gain_limit=1 motion", 0, 0 };
+        cases[n++] = (Case){ 3840, 2160, 8, VMAF_PIX_FMT_YUV420P, 3, "float_vif float_adm float_motion",
+                             0, 0 };
         cases[n++] = (Case){ 3840, 2160, 10, VMAF_PIX_FMT_YUV422P, 2, "psnr psnr_hvs", 0, 0 };
         cases[n++] = (Case){ 3840, 2160, 12, VMAF_PIX_FMT_YUV444P, 3,
                              "psnr psnr_hvs=enable_chroma=false float_motion=motion_add_uv=true", 0, 0 };

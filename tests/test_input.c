@@ -410,7 +410,17 @@ static void test_luma_only(void)
             if (cut && truncate(path, whole - 3)) /* inside the last frame's last chroma plane */
                 CHECK(0, "%s: cannot truncate", what);
             LsInput *in;
-            if (ls_input_open(&in, path, cases[c].y4m ? NULL : &raw, err, sizeof(err))) {
+            const int opened =
+                !ls_input_open(&in, path, cases[c].y4m ? NULL : &raw, err, sizeof(err));
+            /* a cut raw file is refused at open: its size is no whole number of frames */
+            if (cut && !cases[c].y4m) {
+                CHECK(!opened && strstr(err, "is not a whole number of"), "%s: cut raw file: %s",
+                      what, opened ? "opened" : err);
+                if (opened)
+                    ls_input_close(in);
+                continue;
+            }
+            if (!opened) {
                 CHECK(0, "%s: open: %s", what, err);
                 continue;
             }
@@ -763,16 +773,120 @@ static void test_bad_inputs(void)
         run_bad_case(&frame_cases[i].c, path);
     }
 
-    /* raw: one and a half 4:2:2 10-bit 8x8 frames (256 bytes each) */
+    /* raw: one and a half 4:2:2 10-bit 8x8 frames (256 bytes each): refused at open with the
+     * layouts that divide the file, the given size first (a pipe still meets it at the read) */
     {
         char data[384];
         memset(data, 7, sizeof(data));
         const char *path = work_path("bad_raw_truncated.yuv");
         write_file(path, data, sizeof(data));
         const BadCase c = { "raw truncated", NULL, 0,
-                            { .w = 8, .h = 8, .bpc = 10, .fmt = VMAF_PIX_FMT_YUV422P }, 0, 1, -EIO,
-                            { "truncated frame 1: got 128 of 256 bytes" } };
+                            { .w = 8, .h = 8, .bpc = 10, .fmt = VMAF_PIX_FMT_YUV422P }, -EINVAL, 0, 0,
+                            { "384 bytes is not a whole number of 8x8 422 10-bit frames (256 bytes "
+                              "each: 1 frame and 128 bytes left over)",
+                              "these would fit: -w 8 -h 8 -p 420 -b 8 (4 frames), -w 8 -h 8 -p 420 "
+                              "-b 10/12/16 (2 frames), -w 8 -h 8 -p 422 -b 8 (3 frames)" } };
         run_bad_case(&c, path);
+    }
+    /* two 1920x1080 4:2:0 8-bit frames read as 4:2:2 */
+    {
+        const size_t len = 2 * 3110400;
+        char *data = calloc(1, len);
+        const char *path = work_path("bad_raw_size.yuv");
+        write_file(path, data, len);
+        free(data);
+        const BadCase c = { "4:2:0 read as 4:2:2", NULL, 0,
+                            { .w = 1920, .h = 1080, .bpc = 8, .fmt = VMAF_PIX_FMT_YUV422P }, -EINVAL,
+                            0, 0, { "these would fit: -w 1920 -h 1080 -p 420 -b 8 (2 frames), -w 1920 "
+                                    "-h 1080 -p 420 -b 10/12/16 (1 frame), -w 1920 -h 1080 -p 444 "
+                                    "-b 8 (1 frame)" } };
+        run_bad_case(&c, path);
+    }
+
+    /* compressed video: refused with the way to decode it, by its first bytes whatever the raw
+     * parameters, by a container extension when no raw parameters are given */
+    {
+        static const struct {
+            const char *file, *content;
+            size_t len;
+            int raw;
+            const char *kind;
+        } containers[] = {
+            { "c.mp4", "\0\0\0\x20" "ftypisom----", 16, 1, "an MP4/MOV container" },
+            { "c.bin", "\x1a\x45\xdf\xa3" "webm-----", 13, 1, "a Matroska/WebM container" },
+            { "c.avi", "RIFF----AVI ", 12, 0, "a RIFF (AVI) container" },
+            { "c.ivf", "DKIF----", 8, 0, "an IVF (VP8/VP9/AV1) stream" },
+            { "c.MKV", "not a real header", 17, 0, "a .MKV file" },
+        };
+        for (size_t i = 0; i < sizeof(containers) / sizeof(containers[0]); i++) {
+            const char *path = work_path(containers[i].file);
+            write_file(path, containers[i].content, containers[i].len);
+            char err[512], decode[1100];
+            LsInput *in = NULL;
+            const int ret = ls_input_open(&in, path, containers[i].raw ? &raw8x8 : NULL, err,
+                                          sizeof(err));
+            snprintf(decode, sizeof(decode), "(compressed video), not Y4M or raw YUV: decode it "
+                     "first, e.g. ffmpeg -i %s -f yuv4mpegpipe -strict -1 - | lockstep -r ref.y4m "
+                     "-d -", path);
+            CHECK(ret == -EINVAL && strstr(err, containers[i].kind) && strstr(err, decode),
+                  "container %s: %d %s", containers[i].file, ret, err);
+            printf("  %-28s -> %s\n", containers[i].file, err);
+        }
+        /* a raw file under a container's name is the user's call once -w -h -p -b are given */
+        char frame[96] = { 0 };
+        const char *path = work_path("raw.mkv");
+        write_file(path, frame, sizeof(frame));
+        char err[512];
+        LsInput *in = NULL;
+        CHECK(ls_input_open(&in, path, &raw8x8, err, sizeof(err)) == 0, "raw.mkv with -w -h -p -b: %s",
+              err);
+        ls_input_close(in);
+    }
+
+    /* samples above the declared depth fail the frame: an 8-bit file read as 10-bit (each pair of
+     * samples one word), sequentially (sticky) and at an index; a Y4M word above 12 bits; the
+     * largest value of the depth reads */
+    {
+        char data[192];
+        memset(data, 0x80, sizeof(data));
+        const char *path = work_path("eight_as_ten.yuv");
+        write_file(path, data, sizeof(data));
+        const BadCase c = { "8-bit read as 10-bit", NULL, 0,
+                            { .w = 8, .h = 8, .bpc = 10, .fmt = VMAF_PIX_FMT_YUV420P }, 0, 0, -EINVAL,
+                            { "frame 0: luma sample 32896 at (0, 0) is above the 10-bit maximum "
+                              "1023: is the file 8-bit (two samples read as one 16-bit word)? check -b" } };
+        run_bad_case(&c, path);
+        char err[512];
+        LsInput *in;
+        VmafPicture pic;
+        vmaf_picture_alloc(&pic, VMAF_PIX_FMT_YUV420P, 10, 8, 8);
+        if (!ls_input_open(&in, path, &c.raw, err, sizeof(err))) {
+            const int ret = ls_input_read_at(in, 0, &pic, err, sizeof(err));
+            CHECK(ret == -EINVAL && strstr(err, "frame 0: luma sample 32896"), "8-bit as 10-bit "
+                  "at an index: %d %s", ret, err);
+            ls_input_close(in);
+        }
+        vmaf_picture_unref(&pic);
+
+        VmafPicture src;
+        vmaf_picture_alloc(&src, VMAF_PIX_FMT_YUV420P, 12, 7, 7);
+        for (unsigned p = 0; p < 3; p++)
+            for (unsigned y = 0; y < src.h[p]; y++)
+                for (unsigned x = 0; x < src.w[p]; x++)
+                    ((uint16_t *)((uint8_t *)src.data[p] + y * src.stride[p]))[x] = 4095;
+        LsVideoInfo info = { .w = 7, .h = 7, .bpc = 12, .fmt = VMAF_PIX_FMT_YUV420P };
+        const char *y4m = work_path("over12.y4m");
+        FILE *f = fopen(y4m, "wb");
+        ls_y4m_write_header(f, &info);
+        ls_write_frame(f, &src, true);
+        ((uint16_t *)((uint8_t *)src.data[2] + 3 * src.stride[2]))[2] = 4096;
+        ls_write_frame(f, &src, true);
+        fclose(f);
+        vmaf_picture_unref(&src);
+        const BadCase c12 = { "12-bit Y4M word above 4095", NULL, 0, none, 0, 1, -EINVAL,
+                              { "frame 1: Cr sample 4096 at (2, 3) is above the 12-bit maximum "
+                                "4095: the Y4M header says C420p12" } };
+        run_bad_case(&c12, y4m);
     }
 
     /* system errors */

@@ -4,9 +4,10 @@
  *
  * Public path: the values are imported with vmaf_import_feature_score under the names the model
  * reads them by, then scored with vmaf_score_at_index / vmaf_score_pooled and the collection
- * calls. Where a feature has options and its extractor is not in this build (NEG models, VMAF v1
- * before cambi, speed_chroma, adm land) its name with options is unknown, and the values go
- * straight into the prediction (ls_model_predict_values), pooled through the same collector.
+ * calls. Where a feature has options and its extractor is not in this build its name with options
+ * is unknown, and the values go straight into the prediction (ls_model_predict_values), pooled
+ * through the same collector. VMAF v1: on either path, the frames where speed_chroma_uv is 0 and
+ * the chroma correction changes the score are counted (there must be some).
  *
  * The float model runs are checked in both the AMD and the Intel goldens: they differ in their
  * float_adm features (RCPSS), and the prediction from each file's features must give that file's
@@ -205,26 +206,26 @@ static void run_single(const char *where, VmafModel *m, const cJSON *out)
     unsigned i = 0;
     for (const cJSON *f = frames->child; f; f = f->next, i++) {
         const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(f, "metrics");
-        double score;
+        double score, raw[LS_MODEL_MAX_FEATURES];
+        if (frame_features(m, metrics, raw, where))
+            goto out;
         if (imported == 0) {
             CHECK(vmaf_score_at_index(ctx, m, &score, i) == 0, "%s: score at %u: %s", where, i,
                   lockstep_last_error());
         } else {
-            double raw[LS_MODEL_MAX_FEATURES];
-            if (frame_features(m, metrics, raw, where))
-                goto out;
             CHECK(ls_model_predict_values(m, raw, 0, &score) == 0, "%s: predict", where);
-            if (m->chroma_correction && raw[m->chroma_guided] == 0.0) {
-                VmafModel plain = *m; /* shallow: only read */
-                double uncorrected;
-                plain.chroma_correction = false;
-                ls_model_predict_values(&plain, raw, 0, &uncorrected);
-                count.chroma_applies++;
-                count.chroma_corrected += !same(uncorrected, score);
-            }
-            count.v1_frames += m->chroma_correction;
             CHECK(vmaf_import_feature_score(ctx, "vmaf", score, i) == 0, "%s", where);
         }
+        /* on either path: where the correction fires, it must change the score */
+        if (m->chroma_correction && raw[m->chroma_guided] == 0.0) {
+            VmafModel plain = *m; /* shallow: only read */
+            double uncorrected;
+            plain.chroma_correction = false;
+            ls_model_predict_values(&plain, raw, 0, &uncorrected);
+            count.chroma_applies++;
+            count.chroma_corrected += !same(uncorrected, score);
+        }
+        count.v1_frames += m->chroma_correction;
         check_value(where, "vmaf", i, score, metrics, &count.frame_values);
     }
     if (imported == 0) {
@@ -395,7 +396,7 @@ int main(int argc, char **argv)
            "scores compared, %d failures\n",
            count.runs_public, count.names, count.runs_direct, count.runs_skipped,
            count.frame_values, count.pooled_values, failures);
-    printf("of which VMAF v1 (chroma correction, no extractor needed): %u per-frame and %u pooled "
+    printf("of which VMAF v1 (chroma correction): %u per-frame and %u pooled "
            "scores; speed_chroma_uv is 0 on %u frames, where the correction changes %u scores"
            "\n",
            count.v1_frames, count.v1_pooled, count.chroma_applies, count.chroma_corrected);

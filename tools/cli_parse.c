@@ -19,16 +19,35 @@ static const char usage_text[] =
     "  -b, --bitdepth N          raw YUV: 8..16\n"
     "Features:\n"
     "  --feature NAME[=opt=val[:opt=val...]]   add a feature extractor (repeatable, max 32)\n"
-    "                            extractors: psnr, float_psnr, psnr_hvs, float_ssim, ssim,\n"
-    "                            float_motion, motion (whichever this build has)\n"
+    "                            extractors: see --list-extractors\n"
     "  -m, --model ITEM[:ITEM...]  add a VMAF model (repeatable, max 32; default: version=vmaf_v0.6.1)\n"
     "                            version=NAME (built in) or path=FILE (JSON), name=NAME (default\n"
     "                            vmaf, unique per model), disable_clip, enable_transform,\n"
     "                            EXTRACTOR.OPTION=VALUE (e.g. vif.vif_enhn_gain_limit=1.0)\n"
     "  -n, --no_prediction       extract features only: no model scores (models given with -m\n"
     "                            still have their features extracted)\n"
+    "  --aom_ctc v1.0..v7.0      AOM common test conditions: models vmaf and vmaf_neg, psnr, ciede,\n"
+    "                            float_ssim, float_ms_ssim, psnr_hvs (v3.0+: cambi; v6.0+: inputs of\n"
+    "                            different bit depths are scored at the higher one)\n"
+    "  --nflx_ctc v1.0           Netflix CTC: the 4K models, psnr, float_ssim, cambi\n"
+    "Built-in models (-m version=NAME):\n"
+    "  vmaf_v0.6.1               the default: 1080p viewing\n"
+    "  vmaf_v0.6.1neg            the same without enhancement gain\n"
+    "  vmaf_4k_v0.6.1, vmaf_4k_v0.6.1neg   4K viewing\n"
+    "  vmaf_b_v0.6.3             bootstrapped collection (mean, stddev, 95%% interval)\n"
+    "  vmaf_float_v0.6.1, vmaf_float_v0.6.1neg, vmaf_float_4k_v0.6.1, vmaf_float_b_v0.6.3\n"
+    "                            the same on the float features\n"
+    "  VMAF v1 (cambi, speed_chroma, adm3, motion3, with chroma correction); H = screen height:\n"
+    "  vmaf_v1.0.16_3d0h         the standard model: 1080p viewed at 3H, range 0-100\n"
+    "  vmaf_v1.0.16_5d0h         phone: viewed at 5H\n"
+    "  vmaf_v1.0.16_1d5h_2160    4K viewed at 1.5H, range 0-100 (the 4K default)\n"
+    "  vmaf_v1.0.16_3d0h_2160    4K consumer TV viewed at 3H, range 0-110\n"
+    "  vmaf_v1.0.16_hfr_3d0h     1080p at 3H, high frame rates (about 50/60 fps)\n"
+    "  vmaf_v1.0.16_hfr_5d0h     phone at 5H, high frame rates\n"
+    "  vmaf_v1.0.16_hfr_1d5h_2160  4K at 1.5H, high frame rates\n"
+    "  vmaf_v1.0.16_hfr_3d0h_2160  4K consumer TV at 3H, high frame rates\n"
     "Output:\n"
-    "  -o, --output PATH         write the report here\n"
+    "  -o, --output PATH         write the report here (without it, the pooled scores are printed)\n"
     "  --xml | --json | --csv | --sub   report format (default XML; the last one wins)\n"
     "  --precision N|max|full|legacy    score format: %%.Ng, %%.17g, or %%.6f\n"
     "Frames:\n"
@@ -37,7 +56,8 @@ static const char usage_text[] =
     "  --frame_skip_dist N       skip the first N distorted frames\n"
     "  --subsample N             score every N-th frame only\n"
     "Execution:\n"
-    "  --threads N               worker threads (scores are identical for any N)\n"
+    "  --threads N               worker threads (default 0: frames are scored one after another\n"
+    "                            in the calling thread); scores are identical for any N\n"
     "  -c, --cpumask N           disable SIMD levels (bit 3: AVX2 and up, bit 4: AVX-512 and up,\n"
     "                            bit 5: AVX-512 VNNI; 255: plain C)\n"
     "  --gpumask N               non-zero: no GPU\n"
@@ -49,7 +69,9 @@ static const char usage_text[] =
     "  -q, --quiet               no progress meter\n"
     "  -v, --version             print the version and exit\n"
     "  --list-extractors         print the extractors built in, with their backend\n"
-    "  --help                    this text\n";
+    "  --help                    this text\n"
+    "\n"
+    "Exit status: 0 success, 1 usage error, 3 --parity found differences, 255 any other error.\n";
 
 static const char *argv0 = "lockstep";
 
@@ -219,33 +241,71 @@ static void parse_model(CliSettings *s, const char *arg)
     s->n_models++;
 }
 
+/* CTC presets (cli.md §2.6): models, then features, appended in this order. */
+typedef struct CliPreset {
+    const char *option, *version;
+    const char *models[2];
+    const char *features[6];
+    bool common_bitdepth;
+} CliPreset;
+
+#define AOM_MODELS { "version=vmaf_v0.6.1:name=vmaf", "version=vmaf_v0.6.1neg:name=vmaf_neg" }
+#define AOM_PSNR "psnr=reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5"
+#define AOM_SSIM "float_ssim=enable_db=true:clip_db=true"
+#define AOM_MS_SSIM "float_ms_ssim=enable_db=true:clip_db=true"
+#define AOM_V1 { AOM_PSNR, "ciede", AOM_SSIM, AOM_MS_SSIM, "psnr_hvs" }
+#define AOM_V3 { AOM_PSNR, "ciede", AOM_SSIM, AOM_MS_SSIM, "psnr_hvs", "cambi" }
+
+static const CliPreset presets[] = {
+    { "aom_ctc", "v1.0", AOM_MODELS, AOM_V1, false },
+    { "aom_ctc", "v2.0", AOM_MODELS, AOM_V1, false },
+    { "aom_ctc", "v3.0", AOM_MODELS, AOM_V3, false },
+    { "aom_ctc", "v4.0", AOM_MODELS, AOM_V3, false },
+    { "aom_ctc", "v5.0", AOM_MODELS, AOM_V3, false },
+    { "aom_ctc", "v6.0", AOM_MODELS, AOM_V3, true },
+    { "aom_ctc", "v7.0", AOM_MODELS,
+      { AOM_PSNR, "ciede", "float_ssim=scale=1:enable_db=true:clip_db=true", AOM_MS_SSIM,
+        "psnr_hvs", "cambi" }, true },
+    { "nflx_ctc", "v1.0",
+      { "version=vmaf_4k_v0.6.1:name=vmaf", "version=vmaf_4k_v0.6.1neg:name=vmaf_neg" },
+      { "psnr=enable_chroma=true:enable_apsnr=true", AOM_SSIM, "cambi" }, false },
+};
+
+static void apply_preset(CliSettings *s, const char *option, const char *version)
+{
+    for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
+        const CliPreset *p = &presets[i];
+        if (strcmp(p->option, option) || strcmp(p->version, version))
+            continue;
+        for (unsigned m = 0; m < 2 && p->models[m]; m++)
+            parse_model(s, p->models[m]);
+        for (unsigned f = 0; f < 6 && p->features[f]; f++)
+            parse_feature(s, p->features[f]);
+        s->common_bitdepth |= p->common_bitdepth;
+        return;
+    }
+    if (!strcmp(option, "aom_ctc") && !strcmp(version, "proposed"))
+        usage_error("%s", "`--aom_ctc proposed` is deprecated.");
+    char msg[160];
+    snprintf(msg, sizeof(msg), "bad %s version \"%%s\"", option);
+    usage_error(msg, version);
+}
+
 static void parse_precision(CliSettings *s, const char *arg)
 {
-    static char fmt[8];
-    if (!strcmp(arg, "max") || !strcmp(arg, "full")) {
-        s->score_format = "%.17g";
-        return;
-    }
-    if (!strcmp(arg, "legacy")) {
-        s->score_format = "%.6f";
-        return;
-    }
-    char *end;
-    const long n = strtol(arg, &end, 10);
-    if (!*arg || *end || n < 1 || n > 17) {
+    s->score_format = lockstep_precision_format(arg);
+    if (!s->score_format) {
         fprintf(stderr,
                 "%s: --precision must be an integer 1..17, or one of: max, full, legacy (got: %s)\n",
                 argv0, arg);
         exit(1);
     }
-    snprintf(fmt, sizeof(fmt), "%%.%ldg", n);
-    s->score_format = fmt;
 }
 
 enum {
     OPT_FEATURE = 256, OPT_XML, OPT_JSON, OPT_CSV, OPT_SUB, OPT_PRECISION, OPT_THREADS,
     OPT_FRAME_CNT, OPT_SKIP_REF, OPT_SKIP_DIST, OPT_SUBSAMPLE, OPT_GPUMASK, OPT_BACKEND, OPT_GPU,
-    OPT_PARITY, OPT_HELP, OPT_LIST,
+    OPT_PARITY, OPT_HELP, OPT_LIST, OPT_AOM_CTC, OPT_NFLX_CTC,
 };
 
 static const struct option long_opts[] = {
@@ -278,6 +338,8 @@ static const struct option long_opts[] = {
     { "parity", required_argument, NULL, OPT_PARITY },
     { "help", no_argument, NULL, OPT_HELP },
     { "list-extractors", no_argument, NULL, OPT_LIST },
+    { "aom_ctc", required_argument, NULL, OPT_AOM_CTC },
+    { "nflx_ctc", required_argument, NULL, OPT_NFLX_CTC },
     { NULL, 0, NULL, 0 },
 };
 
@@ -341,6 +403,8 @@ void cli_parse(int argc, char **argv, CliSettings *s)
             s->parity = true;
             s->parity_backend = parse_backend(optarg);
             break;
+        case OPT_AOM_CTC: apply_preset(s, "aom_ctc", optarg); break;
+        case OPT_NFLX_CTC: apply_preset(s, "nflx_ctc", optarg); break;
         case OPT_HELP: printf(usage_text, argv0); exit(0);
         case OPT_LIST: {
             enum LockstepBackend b;
@@ -359,6 +423,9 @@ void cli_parse(int argc, char **argv, CliSettings *s)
         usage_error("%s", "Reference .y4m or .yuv (-r/--reference) is required");
     if (!s->dist_path)
         usage_error("%s", "Distorted .y4m or .yuv (-d/--distorted) is required");
+    if (!strcmp(s->ref_path, "-") && !strcmp(s->dist_path, "-"))
+        usage_error("%s", "-r - and -d - cannot both read standard input: pipe one of the videos "
+                          "and give the other as a file");
     if (s->raw_given && (!s->raw.w || !s->raw.h || !s->raw.bpc || !s->raw.fmt))
         usage_error("%s", "Raw YUV input needs all of --width/-w --height/-h --pixel_format/-p "
                           "--bitdepth/-b (each non-zero)");

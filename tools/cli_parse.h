@@ -45,6 +45,7 @@ typedef struct CliSettings {
     bool parity;                       /* --parity BACKEND: CPU against `backend` */
     enum LockstepBackend parity_backend;
     bool quiet, no_prediction;
+    bool common_bitdepth;              /* --aom_ctc v6.0+: the lower-depth input is shifted up */
 } CliSettings;
 
 /* Exits with status 1 and a message on usage errors; --help and --version exit 0. */

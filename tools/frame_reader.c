@@ -1,5 +1,7 @@
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,37 @@ struct FrameReader {
     int stop;
 };
 
+/* Reads frame `frame` (at_index) or the next frame of `in` into pic. An input of a lower depth
+ * than the pictures (a common bit depth, --aom_ctc v6.0+) is read at its own depth and shifted
+ * up by the difference. Returns as ls_input_read. */
+static int read_frame(LsInput *in, bool at_index, uint64_t frame, VmafPicture *pic, char *err,
+                      size_t err_len)
+{
+    const LsVideoInfo *info = ls_input_info(in);
+    if (info->bpc == pic->bpc)
+        return at_index ? ls_input_read_at(in, frame, pic, err, err_len)
+                        : ls_input_read(in, pic, err, err_len);
+    VmafPicture own;
+    if (vmaf_picture_alloc(&own, info->fmt, info->bpc, info->w, info->h)) {
+        snprintf(err, err_len, "out of memory");
+        return -ENOMEM;
+    }
+    const int r = at_index ? ls_input_read_at(in, frame, &own, err, err_len)
+                           : ls_input_read(in, &own, err, err_len);
+    const unsigned shift = pic->bpc - own.bpc;
+    for (unsigned p = 0; r > 0 && p < 3 && own.data[p]; p++) {
+        for (unsigned y = 0; y < own.h[p]; y++) {
+            const uint8_t *src = (const uint8_t *)own.data[p] + (size_t)y * (size_t)own.stride[p];
+            uint16_t *dst =
+                (uint16_t *)((uint8_t *)pic->data[p] + (size_t)y * (size_t)pic->stride[p]);
+            for (unsigned x = 0; x < own.w[p]; x++)
+                dst[x] = (uint16_t)((own.bpc > 8 ? ((const uint16_t *)src)[x] : src[x]) << shift);
+        }
+    }
+    vmaf_picture_unref(&own);
+    return r;
+}
+
 static void *reader_thread(void *arg)
 {
     FrameReader *fr = arg;
@@ -58,9 +91,10 @@ static void *reader_thread(void *arg)
         vmaf_fetch_preallocated_picture(fr->ctx, &dist);
         pthread_mutex_unlock(&fr->claim);
         char err[512] = "";
-        const int rr = ls_input_read_at(fr->ref, fr->skip_ref + (uint64_t)n, &ref, err, sizeof(err));
-        const int rd = rr < 0 ? 0 : ls_input_read_at(fr->dist, fr->skip_dist + (uint64_t)n, &dist,
-                                                     err, sizeof(err));
+        const int rr =
+            read_frame(fr->ref, true, fr->skip_ref + (uint64_t)n, &ref, err, sizeof(err));
+        const int rd = rr < 0 ? 0 : read_frame(fr->dist, true, fr->skip_dist + (uint64_t)n, &dist,
+                                               err, sizeof(err));
         pthread_mutex_lock(&fr->lock);
         p->ref = ref;
         p->dist = dist;
@@ -107,8 +141,9 @@ int frame_reader_open(FrameReader **out, VmafContext *ctx, LsInput *ref, LsInput
             fr->n_threads = MAX_READERS;
         fr->ring_size = 2 * fr->n_threads;
     }
+    const unsigned bpc = info->bpc > ls_input_info(dist)->bpc ? info->bpc : ls_input_info(dist)->bpc;
     const VmafPictureConfiguration pcfg = {
-        .pic_params = { .w = info->w, .h = info->h, .bpc = info->bpc, .pix_fmt = info->fmt },
+        .pic_params = { .w = info->w, .h = info->h, .bpc = bpc, .pix_fmt = info->fmt },
         /* two pictures for each frame read ahead, each frame the context still holds, and the
          * pair being handed in */
         .pic_cnt = 2 * (fr->ring_size + lockstep_max_frames_held(ctx) + 2),
@@ -181,8 +216,8 @@ int frame_reader_next(FrameReader *fr, VmafPicture *ref, VmafPicture *dist, char
         vmaf_fetch_preallocated_picture(fr->ctx, ref);
         vmaf_fetch_preallocated_picture(fr->ctx, dist);
         char why[512] = "";
-        const int rr = ls_input_read(fr->ref, ref, why, sizeof(why));
-        const int rd = rr < 0 ? 0 : ls_input_read(fr->dist, dist, why, sizeof(why));
+        const int rr = read_frame(fr->ref, false, 0, ref, why, sizeof(why));
+        const int rd = rr < 0 ? 0 : read_frame(fr->dist, false, 0, dist, why, sizeof(why));
         return finish_pair(fr, rr, rd, why, ref, dist, err, err_len);
     }
     pthread_mutex_lock(&fr->lock);

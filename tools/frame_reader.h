@@ -9,7 +9,8 @@
 
 typedef struct FrameReader FrameReader;
 
-/* Pictures come from ctx's pool, which this sizes (vmaf_preallocate_pictures): call after the
+/* Pictures come from ctx's pool, which this sizes (vmaf_preallocate_pictures), at the higher of
+ * the two inputs' depths (the other input is shifted up to it): call after the
  * features are registered and before any other use of the pool. limit: frames to deliver at most (0 = all). */
 int frame_reader_open(FrameReader **fr, VmafContext *ctx, LsInput *ref, LsInput *dist,
                       unsigned skip_ref, unsigned skip_dist, unsigned limit);

@@ -20,8 +20,9 @@ static const char *fmt_name(enum VmafPixelFormat f)
     return name ? name : "unknown";
 }
 
-/* One line for all the problems, in the vmaf tool's words. */
-static int check_compatible(const LsVideoInfo *r, const LsVideoInfo *d)
+/* One line for all the problems, in the vmaf tool's words. A common bit depth (--aom_ctc v6.0+)
+ * scores inputs of different depths at the higher one. */
+static int check_compatible(const LsVideoInfo *r, const LsVideoInfo *d, bool common_bitdepth)
 {
     char msg[512] = "";
     size_t used = 0;
@@ -32,7 +33,7 @@ static int check_compatible(const LsVideoInfo *r, const LsVideoInfo *d)
     if (r->fmt != d->fmt && used < sizeof(msg))
         used += (size_t)snprintf(msg + used, sizeof(msg) - used, "; pixel formats do not match: %s, %s",
                                  fmt_name(r->fmt), fmt_name(d->fmt)), problems++;
-    if (r->bpc != d->bpc && used < sizeof(msg))
+    if (r->bpc != d->bpc && !common_bitdepth && used < sizeof(msg))
         used += (size_t)snprintf(msg + used, sizeof(msg) - used, "; bitdepths do not match: %u, %u",
                                  r->bpc, d->bpc), problems++;
     if (problems)
@@ -213,9 +214,9 @@ static int report_parity(VmafContext *cpu, VmafContext *gpu, unsigned n_frames, 
 }
 
 /* Pooled model scores as the vmaf tool computes them: the single models (collections' primary
- * models included) in --model order, then the collections; printed only on a terminal. */
+ * models included) in --model order, then the collections; printed to `out` unless NULL. */
 static int score_models(VmafContext *ctx, const CliSettings *s, const CliLoadedModel *lm,
-                        unsigned n_frames, bool print)
+                        unsigned n_frames, FILE *out)
 {
     const char *fmt = s->score_format ? s->score_format : "%f";
     char v[4][64];
@@ -226,8 +227,8 @@ static int score_models(VmafContext *ctx, const CliSettings *s, const CliLoadedM
             return -1;
         }
         snprintf(v[0], sizeof(v[0]), fmt, score);
-        if (print)
-            fprintf(stderr, "%s: %s\n", lm[i].label, v[0]);
+        if (out)
+            fprintf(out, "%s: %s\n", lm[i].label, v[0]);
     }
     for (unsigned i = 0; i < s->n_models; i++) {
         VmafModelCollectionScore score;
@@ -242,11 +243,26 @@ static int score_models(VmafContext *ctx, const CliSettings *s, const CliLoadedM
         snprintf(v[1], sizeof(v[1]), fmt, score.bootstrap.ci.p95.lo);
         snprintf(v[2], sizeof(v[2]), fmt, score.bootstrap.ci.p95.hi);
         snprintf(v[3], sizeof(v[3]), fmt, score.bootstrap.stddev);
-        if (print)
-            fprintf(stderr, "%s: %s, ci.p95: [%s, %s], stddev: %s\n", lm[i].label, v[0], v[1],
+        if (out)
+            fprintf(out, "%s: %s, ci.p95: [%s, %s], stddev: %s\n", lm[i].label, v[0], v[1],
                     v[2], v[3]);
     }
     return 0;
+}
+
+/* Without models (-n) and without a report file, the mean of every feature is the result. */
+static void print_feature_means(VmafContext *ctx, const CliSettings *s, unsigned n_frames)
+{
+    const char *fmt = s->score_format ? s->score_format : "%f";
+    for (unsigned f = 0; f < lockstep_feature_count(ctx); f++) {
+        const char *name = lockstep_feature_name(ctx, f);
+        double mean;
+        char v[64];
+        if (vmaf_feature_score_pooled(ctx, name, VMAF_POOL_METHOD_MEAN, &mean, 0, n_frames - 1))
+            continue;
+        snprintf(v, sizeof(v), fmt, mean);
+        printf("%s: %s\n", lockstep_output_name(name), v);
+    }
 }
 
 static void progress(unsigned count, struct timespec t0)
@@ -281,8 +297,9 @@ int main(int argc, char **argv)
         goto out;
     }
     const LsVideoInfo *ri = ls_input_info(ref_in), *di = ls_input_info(dist_in);
-    if (check_compatible(ri, di))
+    if (check_compatible(ri, di, s.common_bitdepth))
         goto out;
+    const unsigned bpc = ri->bpc > di->bpc ? ri->bpc : di->bpc;
 
     if (load_models(&s, models))
         goto out;
@@ -312,8 +329,8 @@ int main(int argc, char **argv)
             progress(n + 1, t0);
         if (twin) {
             VmafPicture ref2, dist2;
-            if (vmaf_picture_alloc(&ref2, ri->fmt, ri->bpc, ri->w, ri->h) ||
-                vmaf_picture_alloc(&dist2, ri->fmt, ri->bpc, ri->w, ri->h)) {
+            if (vmaf_picture_alloc(&ref2, ri->fmt, bpc, ri->w, ri->h) ||
+                vmaf_picture_alloc(&dist2, ri->fmt, bpc, ri->w, ri->h)) {
                 fprintf(stderr, "out of memory\n");
                 goto out;
             }
@@ -352,10 +369,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "problem flushing context: %s\n", lockstep_last_error());
         goto out;
     }
+    /* without a report file the pooled scores are the result (stdout); with one, a terminal
+     * shows them too, as the vmaf tool does */
+    FILE *scores = !s.output_path ? stdout : tty ? stderr : NULL;
     if (!s.no_prediction &&
-        (score_models(ctx, &s, models, n, isatty(2) && (!s.quiet || !s.output_path)) ||
-         (twin && score_models(twin, &s, models, n, false))))
+        (score_models(ctx, &s, models, n, scores) ||
+         (twin && score_models(twin, &s, models, n, NULL))))
         goto out;
+    if (s.no_prediction && !s.output_path && !twin)
+        print_feature_means(ctx, &s, n);
     if (s.output_path &&
         vmaf_write_output_with_format(ctx, s.output_path, s.fmt, s.score_format)) {
         fprintf(stderr, "%s\n", lockstep_last_error());

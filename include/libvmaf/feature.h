@@ -1,1 +1,2 @@
-#include "lockstep/feature.h"
+/* <libvmaf/feature.h>: see libvmaf.h */
+#include "../lockstep/feature.h"

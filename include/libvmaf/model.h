@@ -1,1 +1,2 @@
-#include "lockstep/model.h"
+/* <libvmaf/model.h>: see libvmaf.h */
+#include "../lockstep/model.h"

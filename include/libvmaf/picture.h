@@ -1,1 +1,2 @@
-#include "lockstep/picture.h"
+/* <libvmaf/picture.h>: see libvmaf.h */
+#include "../lockstep/picture.h"

@@ -6,12 +6,18 @@
 
 #include <stdint.h>
 
-#include "lockstep/feature.h"
-#include "lockstep/model.h"
-#include "lockstep/picture.h"
+#include "feature.h"
+#include "model.h"
+#include "picture.h"
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* Everything declared in the public headers is the library's ABI: exported from the shared
+ * library, which builds everything else hidden (-fvisibility=hidden). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
 #endif
 
 enum VmafLogLevel {
@@ -93,8 +99,11 @@ int vmaf_score_pooled_model_collection(VmafContext *vmaf, VmafModelCollection *m
                                        enum VmafPoolingMethod pool_method,
                                        VmafModelCollectionScore *score, unsigned index_low,
                                        unsigned index_high);
+/* Scores are written with libvmaf's %.6f/%.16f rule, or as the environment variable
+ * LOCKSTEP_PRECISION says (lockstep_precision_format's grammar: LOCKSTEP_PRECISION=max makes
+ * every value round-trip exact, for programs that cannot pass a format). */
 int vmaf_write_output(VmafContext *vmaf, const char *output_path, enum VmafOutputFormat fmt);
-/* score_format: a printf format for one double ("%.17g"); NULL = libvmaf's %.6f/%.16f rule. */
+/* score_format: a printf format for one double ("%.17g"); NULL = as vmaf_write_output. */
 int vmaf_write_output_with_format(VmafContext *vmaf, const char *output_path,
                                   enum VmafOutputFormat fmt, const char *score_format);
 int vmaf_close(VmafContext *vmaf);
@@ -119,6 +128,9 @@ const char *lockstep_last_error(void);
 /* The number of feature names in the collector, and the i-th one (as written, before aliasing). */
 unsigned lockstep_feature_count(VmafContext *vmaf);
 const char *lockstep_feature_name(VmafContext *vmaf, unsigned i);
+/* The name that reports show a feature under (libvmaf's aliases: "integer_vif_scale0" for
+ * "VMAF_integer_feature_vif_scale0_score"); the name itself when it has no alias. */
+const char *lockstep_output_name(const char *name);
 /* How many frames the context may keep referenced after vmaf_read_pictures returns (worker
  * threads still scoring them, GPU uploads in flight), once its features are registered: size
  * picture pools with it. */
@@ -128,8 +140,15 @@ const char *lockstep_extractor_name(unsigned i, enum LockstepBackend *backend);
 /* How many planes of each picture the registered extractors read (1: luma only, up to 3), known
  * once the first picture has been read (0 before): a reader may leave the other planes unread. */
 unsigned lockstep_planes_read(VmafContext *vmaf);
+/* The score format of a precision: "1".."17" -> "%.<N>g", "max" or "full" -> "%.17g" (round-trip
+ * exact), "legacy" -> "%.6f"; NULL for anything else. */
+const char *lockstep_precision_format(const char *precision);
 /* Aggregate metrics (apsnr_*) written at flush. -EINVAL when absent. */
 int lockstep_aggregate_score(VmafContext *vmaf, const char *name, double *score);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -6,10 +6,15 @@
 
 #include <stdint.h>
 
-#include "lockstep/feature.h"
+#include "feature.h"
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* exported (lockstep.h says why) */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
 #endif
 
 typedef struct VmafModel VmafModel;
@@ -77,6 +82,10 @@ void vmaf_model_collection_destroy(VmafModelCollection *model_collection);
 
 /* The i-th built-in model's version string (NULL past the end). */
 const char *lockstep_builtin_model(unsigned i);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

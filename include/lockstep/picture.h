@@ -8,6 +8,11 @@
 extern "C" {
 #endif
 
+/* exported (lockstep.h says why) */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 enum VmafPixelFormat {
     VMAF_PIX_FMT_UNKNOWN,
     VMAF_PIX_FMT_YUV420P,
@@ -34,6 +39,10 @@ typedef struct VmafPicture {
 int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fmt,
                        unsigned bpc, unsigned w, unsigned h);
 int vmaf_picture_unref(VmafPicture *pic);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

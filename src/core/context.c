@@ -662,6 +662,11 @@ int vmaf_write_output_with_format(VmafContext *ctx, const char *path, enum VmafO
 {
     if (!ctx || !path)
         return -EINVAL;
+    /* programs that cannot pass a format (FFmpeg's libvmaf filter) get one from the environment */
+    const char *env = score_format ? NULL : getenv("LOCKSTEP_PRECISION");
+    if (env && *env && !(score_format = lockstep_precision_format(env)))
+        ls_log(VMAF_LOG_LEVEL_WARNING, "LOCKSTEP_PRECISION=\"%s\" ignored: expected 1..17, max, "
+               "full or legacy", env);
     const LsOutputInfo info = {
         .fc = ctx->fc, .pic_cnt = ctx->pic_cnt, .n_subsample = ctx->cfg.n_subsample,
         .width = ctx->w, .height = ctx->h, .score_format = score_format,
@@ -682,6 +687,8 @@ const char *lockstep_feature_name(VmafContext *ctx, unsigned i)
         return NULL;
     return ls_collector_name(ctx->fc, i);
 }
+
+const char *lockstep_output_name(const char *name) { return name ? ls_output_alias(name) : NULL; }
 
 unsigned lockstep_planes_read(VmafContext *ctx)
 {
@@ -730,4 +737,5 @@ int vmaf_close(VmafContext *ctx)
     return 0;
 }
 
-const char *vmaf_version(void) { return LOCKSTEP_VERSION; }
+/* What computed a report (it is written into each one): lockstep, not libvmaf. */
+const char *vmaf_version(void) { return "lockstep " LOCKSTEP_VERSION; }

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/log.h"
@@ -22,6 +23,10 @@ static const struct { const char *name, *alias; } aliases[] = {
     { "VMAF_feature_adm_scale2_score", "adm_scale2" },
     { "VMAF_feature_adm_scale3_score", "adm_scale3" },
     { "Cambi_feature_cambi_score", "cambi" },
+    { "Speed_chroma_feature_speed_chroma_u_score", "speed_chroma_u" },
+    { "Speed_chroma_feature_speed_chroma_v_score", "speed_chroma_v" },
+    { "Speed_chroma_feature_speed_chroma_uv_score", "speed_chroma_uv" },
+    { "Speed_temporal_feature_speed_temporal_score", "speed_temporal" },
     { "VMAF_integer_feature_vif_scale0_score", "integer_vif_scale0" },
     { "VMAF_integer_feature_vif_scale1_score", "integer_vif_scale1" },
     { "VMAF_integer_feature_vif_scale2_score", "integer_vif_scale2" },
@@ -30,6 +35,9 @@ static const struct { const char *name, *alias; } aliases[] = {
     { "VMAF_feature_vif_scale1_score", "vif_scale1" },
     { "VMAF_feature_vif_scale2_score", "vif_scale2" },
     { "VMAF_feature_vif_scale3_score", "vif_scale3" },
+    { "VMAF_integer_feature_adm2_score", "integer_adm2" },
+    { "VMAF_integer_feature_aim_score", "integer_aim" },
+    { "VMAF_integer_feature_adm3_score", "integer_adm3" },
     { NULL, NULL },
 };
 
@@ -88,6 +96,24 @@ static void format_score(char *buf, size_t len, const char *fmt, double v)
         }
     }
     snprintf(buf, len, z > 6 ? "%.16f" : "%.6f", v);
+}
+
+const char *lockstep_precision_format(const char *precision)
+{
+    static const char *const digits[] = { "%.1g", "%.2g", "%.3g", "%.4g", "%.5g", "%.6g",
+                                          "%.7g", "%.8g", "%.9g", "%.10g", "%.11g", "%.12g",
+                                          "%.13g", "%.14g", "%.15g", "%.16g", "%.17g" };
+    if (!precision)
+        return NULL;
+    if (!strcmp(precision, "max") || !strcmp(precision, "full"))
+        return "%.17g";
+    if (!strcmp(precision, "legacy"))
+        return "%.6f";
+    char *end;
+    const long n = strtol(precision, &end, 10);
+    if (!*precision || *end || n < 1 || n > 17 || precision[0] == '+' || precision[0] == ' ')
+        return NULL;
+    return digits[n - 1];
 }
 
 static const char *const pool_names[] = { NULL, "min", "max", "mean", "harmonic_mean" };

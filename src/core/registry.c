@@ -8,9 +8,13 @@
 #include "feature/float_adm.h"
 #include "feature/cambi.h"
 #include "feature/float_vif.h"
+#include "feature/ciede.h"
+#include "feature/adm.h"
 #include "feature/motion.h"
+#include "feature/ms_ssim.h"
 #include "feature/psnr.h"
 #include "feature/psnr_hvs.h"
+#include "feature/speed.h"
 #include "feature/ssim.h"
 #include "feature/vif.h"
 #if LOCKSTEP_HAVE_CUDA
@@ -25,9 +29,14 @@ const LsExtractor *const ls_extractors[] = {
     &ls_fex_float_adm,
     &ls_fex_float_vif,
     &ls_fex_float_motion,
+    &ls_fex_speed_chroma,
+    &ls_fex_speed_temporal,
+    &ls_fex_float_ms_ssim,
     &ls_fex_float_ssim,
+    &ls_fex_ciede,
     &ls_fex_psnr,
     &ls_fex_psnr_hvs,
+    &ls_fex_adm,
     &ls_fex_motion,
     &ls_fex_vif,
     &ls_fex_cambi,
@@ -37,6 +46,12 @@ const LsExtractor *const ls_extractors[] = {
     &ls_fex_psnr_hvs_cuda,
     &ls_fex_float_motion_cuda,
     &ls_fex_motion_cuda,
+    &ls_fex_vif_cuda,
+    &ls_fex_adm_cuda,
+    &ls_fex_float_ssim_cuda,
+    &ls_fex_ssim_cuda,
+    &ls_fex_float_vif_cuda,
+    &ls_fex_float_adm_cuda,
 #endif
 #if LOCKSTEP_HAVE_OPENCL
     &ls_fex_psnr_opencl,

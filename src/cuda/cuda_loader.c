@@ -41,6 +41,7 @@ static void load_api(void)
         SYM(cuModuleLoadData, "cuModuleLoadData"),
         SYM(cuModuleUnload, "cuModuleUnload"),
         SYM(cuModuleGetFunction, "cuModuleGetFunction"),
+        SYM(cuModuleGetGlobal, "cuModuleGetGlobal_v2"),
         SYM(cuMemAlloc, "cuMemAlloc_v2"),
         SYM(cuMemFree, "cuMemFree_v2"),
         SYM(cuMemHostAlloc, "cuMemHostAlloc"),

@@ -38,6 +38,7 @@ typedef struct LsCudaApi {
     CUresult (*cuModuleLoadData)(CUmodule *mod, const void *image);
     CUresult (*cuModuleUnload)(CUmodule mod);
     CUresult (*cuModuleGetFunction)(CUfunction *fn, CUmodule mod, const char *name);
+    CUresult (*cuModuleGetGlobal)(CUdeviceptr *ptr, size_t *bytes, CUmodule mod, const char *name);
     CUresult (*cuMemAlloc)(CUdeviceptr *ptr, size_t size);
     CUresult (*cuMemFree)(CUdeviceptr ptr);
     CUresult (*cuMemHostAlloc)(void **ptr, size_t size, unsigned flags);

@@ -8,5 +8,11 @@ extern const LsExtractor ls_fex_psnr_cuda;
 extern const LsExtractor ls_fex_psnr_hvs_cuda;
 extern const LsExtractor ls_fex_motion_cuda;
 extern const LsExtractor ls_fex_float_motion_cuda;
+extern const LsExtractor ls_fex_vif_cuda;
+extern const LsExtractor ls_fex_adm_cuda;
+extern const LsExtractor ls_fex_float_ssim_cuda;
+extern const LsExtractor ls_fex_ssim_cuda;
+extern const LsExtractor ls_fex_float_vif_cuda;
+extern const LsExtractor ls_fex_float_adm_cuda;
 
 #endif

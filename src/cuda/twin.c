@@ -368,6 +368,16 @@ int ls_cuda_twin_upload(LsCudaTwin *t, CUdeviceptr *ptr, const void *src, size_t
     return err ? err : CHECK_CU(t->dev.cu, cuMemcpyHtoD(*ptr, src, bytes));
 }
 
+int ls_cuda_twin_set_global(LsCudaTwin *t, const char *name, const void *src, size_t bytes)
+{
+    CUdeviceptr ptr;
+    size_t size;
+    int err = CHECK_CU(t->dev.cu, cuModuleGetGlobal(&ptr, &size, t->mod, name));
+    if (!err && bytes > size)
+        err = -EINVAL;
+    return err ? err : CHECK_CU(t->dev.cu, cuMemcpyHtoD(ptr, src, bytes));
+}
+
 int ls_cuda_twin_launch(LsCudaTwin *t, unsigned kernel, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned shared_bytes,
                         const LsCudaFrame *f, void *param)

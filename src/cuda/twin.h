@@ -105,6 +105,10 @@ int ls_cuda_twin_alloc(LsCudaTwin *t, CUdeviceptr *ptr, size_t bytes);
  * the kernels read). Context current: call from setup. */
 int ls_cuda_twin_upload(LsCudaTwin *t, CUdeviceptr *ptr, const void *src, size_t bytes);
 
+/* Fills the module's __device__ variable `name` with `bytes` of src (at most its size) before the
+ * call returns. Context current: call from setup. */
+int ls_cuda_twin_set_global(LsCudaTwin *t, const char *name, const void *src, size_t bytes);
+
 /* Launch with a single by-value parameter struct (the kernels' convention). */
 int ls_cuda_twin_launch(LsCudaTwin *t, unsigned kernel, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned shared_bytes,

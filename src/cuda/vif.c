@@ -11,9 +11,13 @@
 
 extern const unsigned char ls_cuda_fatbin_vif[];
 
-enum { K_STATS_8, K_STATS_16, K_DEC_8, K_DEC_16, K_COUNT };
-static const char *const kernel_names[K_COUNT] = { "ls_vif_stats_8", "ls_vif_stats_16",
-                                                   "ls_vif_decimate_8", "ls_vif_decimate_16" };
+/* kernels per sample kind and scale: the tap loops unroll */
+enum { K_STATS_8, K_STATS_16, K_DEC_8 = K_STATS_16 + LS_VIF_SCALES, K_DEC_16, K_COUNT = K_DEC_16 + 3 };
+static const char *const kernel_names[K_COUNT] = {
+    "ls_vif_stats_8",      "ls_vif_stats_16_0",    "ls_vif_stats_16_1",    "ls_vif_stats_16_2",
+    "ls_vif_stats_16_3",   "ls_vif_decimate_8",    "ls_vif_decimate_16_1", "ls_vif_decimate_16_2",
+    "ls_vif_decimate_16_3",
+};
 
 typedef struct VifCudaPriv {
     LsVifOptions opt; /* first: the CPU's option table points here */
@@ -61,7 +65,7 @@ static int enqueue(LsFex *fex, LsCudaTwin *t, const LsCudaFrame *f, void *result
                                     .w = w, .h = h, .scale = sc - 1, .bytes = prev.bytes,
                                     .mu_shift = prev.mu_shift, .mu_round = prev.mu_round };
             const unsigned ow = w / 2, oh = h / 2;
-            err = ls_cuda_twin_launch(t, prev.bytes ? K_DEC_8 : K_DEC_16,
+            err = ls_cuda_twin_launch(t, prev.bytes ? K_DEC_8 : K_DEC_16 + (sc - 1),
                                       (ow + LS_VIF_DEC_TILE_W - 1) / LS_VIF_DEC_TILE_W,
                                       (oh + LS_VIF_DEC_TILE_H - 1) / LS_VIF_DEC_TILE_H, 2,
                                       LS_VIF_THREADS, 1, 1, 0, f, &d);
@@ -78,7 +82,7 @@ static int enqueue(LsFex *fex, LsCudaTwin *t, const LsCudaFrame *f, void *result
                              .gain_limit = s->opt.vif_enhn_gain_limit, .w = w, .h = h,
                              .scale = sc, .bytes = level.bytes, .mu_shift = level.mu_shift,
                              .mu_round = level.mu_round, .sq_shift = level.sq_shift };
-        err = ls_cuda_twin_launch(t, level.bytes ? K_STATS_8 : K_STATS_16,
+        err = ls_cuda_twin_launch(t, level.bytes ? K_STATS_8 : K_STATS_16 + sc,
                                   (w + LS_VIF_TILE_W - 1) / LS_VIF_TILE_W,
                                   (h + LS_VIF_TILE_H - 1) / LS_VIF_TILE_H, 1, LS_VIF_THREADS, 1, 1,
                                   0, f, &a);

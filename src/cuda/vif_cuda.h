@@ -6,11 +6,11 @@
 #include <stdint.h>
 
 #define LS_VIF_THREADS 256u
-/* statistics: outputs per block */
-#define LS_VIF_TILE_W 64u
-#define LS_VIF_TILE_H 16u
-/* subsampling: outputs of the next scale per block */
-#define LS_VIF_DEC_TILE_W 64u
+/* statistics: outputs per block; a thread per column of the tile and its halo (240 + 2 x 8) */
+#define LS_VIF_TILE_W 240u
+#define LS_VIF_TILE_H 8u
+/* subsampling: outputs of the next scale per block (their 2 x 120 - 1 + 2 x 4 source columns) */
+#define LS_VIF_DEC_TILE_W 120u
 #define LS_VIF_DEC_TILE_H 8u
 
 /* One scale's statistics over a w x h pair: the four integer accumulators of every pixel

@@ -407,6 +407,7 @@ static int float_adm_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, un
     const int err = ls_float_adm_state_init(&p->state, &p->opt, fex, bpc, w, h);
     if (err)
         return err;
+    fex->n_planes_read = 1;
     ls_float_adm_dsp_init(&p->dsp, fex->cpu_flags);
     return 0;
 }

@@ -62,7 +62,7 @@ const LsOption ls_float_vif_options[] = {
     { 0 },
 };
 
-/* tables/float_vif.json, valid_kernelscales */
+/* tables/float_vif.json, valid_kernelscales (tables/speed.json has the same list) */
 static const float valid_kernelscales[] = {
     0x1p+0f,         0x1p-1f,         0x1.8p+0f,       0x1p+1f,         0x1.555556p-1f,
     0x1.333334p+1f,  0x1.db0d32p+1f,  0x1.555556p+0f,  0x1.2aaaaap+0f,  0x1.4p+0f,
@@ -75,6 +75,22 @@ static const float valid_kernelscales[] = {
 #define BILINEAR_MAX_WIDTH 7680
 
 static const char *const method_names[] = { "nearest", "bilinear", "bicubic", "lanczos4" };
+
+bool ls_float_vif_kernelscale_valid(float ks)
+{
+    bool valid = false;
+    for (unsigned i = 0; i < sizeof(valid_kernelscales) / sizeof(valid_kernelscales[0]); i++)
+        valid = valid || fabsf(ks - valid_kernelscales[i]) < 1e-3f;
+    return valid;
+}
+
+int ls_float_vif_resample_method(const char *name)
+{
+    for (int m = 0; m < 4; m++)
+        if (!strcmp(name, method_names[m]))
+            return m;
+    return -1;
+}
 
 static const char *const score_bases[LS_FLOAT_VIF_SCALES][2] = {
     { "VMAF_feature_vif_scale0_score", "vif_scale0" },
@@ -124,10 +140,8 @@ static float lanczos_weight(float t)
     return 0.0f;
 }
 
-/* Fills one axis (n_in samples to n_out); false when a source index leaves the input, which the
- * reference's single mirror allows for inputs below the method's support. */
-static bool axis_init(LsFloatVifAxis *a, enum LsFloatVifResampleMethod m, unsigned n_in,
-                      unsigned n_out)
+bool ls_float_vif_axis_init(LsFloatVifAxis *a, enum LsFloatVifResampleMethod m, unsigned n_in,
+                            unsigned n_out)
 {
     static const unsigned taps[] = { 1, 2, 4, LS_FLOAT_VIF_LANCZOS_TAPS };
     a->n_out = n_out;
@@ -168,48 +182,56 @@ static bool axis_init(LsFloatVifAxis *a, enum LsFloatVifResampleMethod m, unsign
     return true;
 }
 
-void ls_float_vif_resample(const LsFloatVifState *s, const float *in, float *out)
+void ls_float_vif_axis_free(LsFloatVifAxis *a)
 {
-    const LsFloatVifAxis *ax = &s->axis_x, *ay = &s->axis_y;
-    const ptrdiff_t stride = (ptrdiff_t)s->w;
-    for (unsigned y = 0; y < ay->n_out; y++) {
-        const int32_t *iy = ay->idx + (size_t)y * ay->n_taps;
-        const float *wy = ay->weight + (size_t)y * ay->n_taps;
-        float *o = out + (size_t)y * ax->n_out;
-        for (unsigned x = 0; x < ax->n_out; x++) {
-            const int32_t *ix = ax->idx + (size_t)x * ax->n_taps;
-            const float *wx = ax->weight + (size_t)x * ax->n_taps;
-            switch (s->method) {
-            case LS_FLOAT_VIF_NEAREST:
-                o[x] = in[iy[0] * stride + ix[0]];
-                break;
-            case LS_FLOAT_VIF_BILINEAR:
-                o[x] = ls_motion_bilinear_sample(in[iy[0] * stride + ix[0]],
-                                                 in[iy[0] * stride + ix[1]],
-                                                 in[iy[1] * stride + ix[0]],
-                                                 in[iy[1] * stride + ix[1]], wx[0], wy[0]);
-                break;
-            case LS_FLOAT_VIF_BICUBIC:
-                o[x] = ls_float_vif_bicubic_sample(in, stride, ix, wx, iy, wy);
-                break;
-            case LS_FLOAT_VIF_LANCZOS4:
-                o[x] = ls_float_vif_lanczos_sample(in, stride, ix, wx, iy, wy);
-                break;
-            }
+    free(a->idx);
+    free(a->weight);
+    memset(a, 0, sizeof(*a));
+}
+
+void ls_float_vif_resample_row(enum LsFloatVifResampleMethod m, const LsFloatVifAxis *ax,
+                               const float *in, ptrdiff_t stride, const int32_t *iy,
+                               const float *wy, float *out)
+{
+    for (unsigned x = 0; x < ax->n_out; x++) {
+        const int32_t *ix = ax->idx + (size_t)x * ax->n_taps;
+        const float *wx = ax->weight + (size_t)x * ax->n_taps;
+        switch (m) {
+        case LS_FLOAT_VIF_NEAREST:
+            out[x] = in[iy[0] * stride + ix[0]];
+            break;
+        case LS_FLOAT_VIF_BILINEAR:
+            out[x] = ls_motion_bilinear_sample(in[iy[0] * stride + ix[0]],
+                                               in[iy[0] * stride + ix[1]],
+                                               in[iy[1] * stride + ix[0]],
+                                               in[iy[1] * stride + ix[1]], wx[0], wy[0]);
+            break;
+        case LS_FLOAT_VIF_BICUBIC:
+            out[x] = ls_float_vif_bicubic_sample(in, stride, ix, wx, iy, wy);
+            break;
+        case LS_FLOAT_VIF_LANCZOS4:
+            out[x] = ls_float_vif_lanczos_sample(in, stride, ix, wx, iy, wy);
+            break;
         }
     }
+}
+
+void ls_float_vif_resample(const LsFloatVifState *s, const float *in, float *out)
+{
+    const LsFloatVifAxis *ay = &s->axis_y;
+    for (unsigned y = 0; y < ay->n_out; y++)
+        ls_float_vif_resample_row(s->method, &s->axis_x, in, (ptrdiff_t)s->w,
+                                  ay->idx + (size_t)y * ay->n_taps,
+                                  ay->weight + (size_t)y * ay->n_taps,
+                                  out + (size_t)y * s->axis_x.n_out);
 }
 
 /* ---- state ---- */
 
 void ls_float_vif_state_close(LsFloatVifState *s)
 {
-    free(s->axis_x.idx);
-    free(s->axis_x.weight);
-    free(s->axis_y.idx);
-    free(s->axis_y.weight);
-    memset(&s->axis_x, 0, sizeof(s->axis_x));
-    memset(&s->axis_y, 0, sizeof(s->axis_y));
+    ls_float_vif_axis_free(&s->axis_x);
+    ls_float_vif_axis_free(&s->axis_y);
 }
 
 int ls_float_vif_state_init(LsFloatVifState *s, const LsFloatVifOptions *opt, const LsFex *fex,
@@ -225,10 +247,8 @@ int ls_float_vif_state_init(LsFloatVifState *s, const LsFloatVifOptions *opt, co
         return ls_fex_error(fex, "float_vif: bit depth %u is not supported (8, 10, 12 or 16)",
                             bpc);
 
-    unsigned m = 0;
-    while (m < 4 && strcmp(opt->vif_prescale_method, method_names[m]))
-        m++;
-    if (m == 4)
+    const int m = ls_float_vif_resample_method(opt->vif_prescale_method);
+    if (m < 0)
         return ls_fex_error(fex,
                             "float_vif: invalid vif_prescale_method \"%s\" (nearest, bilinear, "
                             "bicubic or lanczos4)",
@@ -237,15 +257,9 @@ int ls_float_vif_state_init(LsFloatVifState *s, const LsFloatVifOptions *opt, co
 
     /* Decision (§2): the reference checks the kernel scale on every frame; checked once here */
     const float ks = (float)opt->vif_kernelscale;
-    bool valid = false;
-    for (unsigned i = 0; i < sizeof(valid_kernelscales) / sizeof(valid_kernelscales[0]); i++)
-        valid = valid || fabsf(ks - valid_kernelscales[i]) < 1e-3f;
-    if (!valid)
-        return ls_fex_error(fex,
-                            "float_vif: invalid vif_kernelscale %g (valid: 1, 0.5, 1.5, 2, 2/3, "
-                            "2.4, 3.71134, 4/3, 7/6, 1.25, 17/12, 5/3, 3, 4/9, 1.4746, 1.54, "
-                            "1.6, 1.06667, 0.711111, 0.74074, 10/9, each within 0.001)",
-                            opt->vif_kernelscale);
+    if (!ls_float_vif_kernelscale_valid(ks))
+        return ls_fex_error(fex, "float_vif: invalid vif_kernelscale %g (valid: %s)",
+                            opt->vif_kernelscale, LS_VALID_KERNELSCALES_TEXT);
     for (int sc = 0; sc < LS_FLOAT_VIF_SCALES; sc++) {
         s->n_taps[sc] = ls_float_vif_window(sc, ks);
         s->taps[sc] = ls_float_vif_taps + LS_FLOAT_VIF_TAPS_OFFSET(s->n_taps[sc]);
@@ -281,8 +295,8 @@ int ls_float_vif_state_init(LsFloatVifState *s, const LsFloatVifOptions *opt, co
     }
     s->prescaled = ws != w || hs != h;
     if (s->prescaled) {
-        const bool ok = axis_init(&s->axis_x, s->method, w, ws) &&
-                        axis_init(&s->axis_y, s->method, h, hs);
+        const bool ok = ls_float_vif_axis_init(&s->axis_x, s->method, w, ws) &&
+                        ls_float_vif_axis_init(&s->axis_y, s->method, h, hs);
         if (!ok) {
             const bool nomem = !s->axis_x.idx || !s->axis_x.weight ||
                                (s->axis_y.n_out && (!s->axis_y.idx || !s->axis_y.weight));
@@ -571,6 +585,7 @@ static int float_vif_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, un
     const int err = ls_float_vif_state_init(&p->state, &p->opt, fex, bpc, w, h);
     if (err)
         return err;
+    fex->n_planes_read = 1;
     ls_float_vif_dsp_init(&p->dsp, fex->cpu_flags);
     return 0;
 }

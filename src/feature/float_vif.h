@@ -241,6 +241,28 @@ typedef struct LsFloatVifState {
     char names[LS_FLOAT_VIF_N_NAMES][256];
 } LsFloatVifState;
 
+/* The kernel scales the Gaussian windows are defined for (tables/float_vif.json and
+ * tables/speed.json, valid_kernelscales): ks within 1e-3 of one of them. */
+bool ls_float_vif_kernelscale_valid(float ks);
+#define LS_VALID_KERNELSCALES_TEXT                                                                 \
+    "1, 0.5, 1.5, 2, 2/3, 2.4, 3.71134, 4/3, 7/6, 1.25, 17/12, 5/3, 3, 4/9, 1.4746, 1.54, 1.6, "   \
+    "1.06667, 0.711111, 0.74074, 10/9, each within 0.001"
+/* nearest, bilinear, bicubic, lanczos4 -> enum LsFloatVifResampleMethod; -1 for another word */
+int ls_float_vif_resample_method(const char *name);
+
+/* The resampler of vif_prescale (also SpEED's speed_prescale: the reference's one scaler).
+ * Fills one axis (n_in samples to n_out); false when a source index leaves the input, which the
+ * reference's single mirror allows for inputs below the method's support, or when out of memory
+ * (then idx or weight is NULL). Free with ls_float_vif_axis_free (also after a failure). */
+bool ls_float_vif_axis_init(LsFloatVifAxis *a, enum LsFloatVifResampleMethod m, unsigned n_in,
+                            unsigned n_out);
+void ls_float_vif_axis_free(LsFloatVifAxis *a);
+/* One output row: iy/wy are that row's entries of the y axis (n_taps of them), indices of rows
+ * of `in` (stride floats apart). */
+void ls_float_vif_resample_row(enum LsFloatVifResampleMethod m, const LsFloatVifAxis *ax,
+                               const float *in, ptrdiff_t stride, const int32_t *iy,
+                               const float *wy, float *out);
+
 /* Validates bit depth, options and size (§2, §8) and plans the pyramid. */
 int ls_float_vif_state_init(LsFloatVifState *s, const LsFloatVifOptions *opt, const LsFex *fex,
                             unsigned bpc, unsigned w, unsigned h);

@@ -22,23 +22,40 @@ enum { NTAPS = LS_SSIM_TAPS, HALF = LS_SSIM_TAPS / 2, NFIELDS = 5 };
 
 typedef struct SsimPriv {
     LsSsimOptions opt; /* first: the option table's offsets point here */
+    LsSsimState st;
     LsSsimDsp dsp;
-    unsigned w, h;
-    double sample_max;
-    double max_db;
 } SsimPriv;
+
+int ls_ssim_state_init(LsFex *fex, LsSsimState *st, const LsSsimOptions *opt, unsigned bpc,
+                       unsigned w, unsigned h)
+{
+    if (bpc < 8 || bpc > 16)
+        return ls_fex_error(fex, "ssim: bit depth %u is not supported (8 to 16)", bpc);
+    fex->n_planes_read = 1;
+    st->opt = *opt;
+    st->w = w;
+    st->h = h;
+    st->sample_max = (double)((1u << bpc) - 1u);
+    st->max_db = ls_ssim_db_ceiling(st->opt.clip_db, bpc, w, h);
+    return 0;
+}
+
+int ls_ssim_write_score(const LsSsimState *st, double ssim_sum, double weight_sum,
+                        unsigned index, LsCollector *fc)
+{
+    double score = ssim_sum / weight_sum;
+    if (st->opt.enable_db)
+        score = ls_ssim_to_db(score, st->max_db);
+    return ls_collector_append(fc, "ssim", score, index);
+}
 
 static int ssim_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h)
 {
     SsimPriv *p = fex->priv;
     (void)fmt; /* luma only; every layout, 4:0:0 included */
-    if (bpc < 8 || bpc > 16)
-        return ls_fex_error(fex, "ssim: bit depth %u is not supported (8 to 16)", bpc);
-    fex->n_planes_read = 1;
-    p->w = w;
-    p->h = h;
-    p->sample_max = (double)((1u << bpc) - 1u);
-    p->max_db = ls_ssim_db_ceiling(p->opt.clip_db, bpc, w, h);
+    const int err = ls_ssim_state_init(fex, &p->st, &p->opt, bpc, w, h);
+    if (err)
+        return err;
     ls_ssim_dsp_init(&p->dsp, fex->cpu_flags);
     return 0;
 }
@@ -61,7 +78,7 @@ static int ssim_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *d
 {
     static const int kernel[NTAPS] = LS_SSIM_KERNEL_INIT;
     const SsimPriv *p = fex->priv;
-    const unsigned w = p->w, h = p->h;
+    const unsigned w = p->st.w, h = p->st.h;
     double *mem = malloc((size_t)NFIELDS * w * sizeof(double));
     if (!mem)
         return -ENOMEM;
@@ -82,14 +99,10 @@ static int ssim_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *d
             dis_rows[t] = (const uint8_t *)dist->data[0] + r * dist->stride[0];
         }
         sums_v(ref_rows, dis_rows, kernel_v, w, sums);
-        p->dsp.row((const double *const *)sums, (double)kept_weight(y, h), w, p->sample_max, acc);
+        p->dsp.row((const double *const *)sums, (double)kept_weight(y, h), w, p->st.sample_max, acc);
     }
     free(mem);
-
-    double score = acc[0] / acc[1];
-    if (p->opt.enable_db)
-        score = ls_ssim_to_db(score, p->max_db);
-    return ls_collector_append(fc, "ssim", score, index);
+    return ls_ssim_write_score(&p->st, acc[0], acc[1], index, fc);
 }
 
 static const char *const ssim_provided[] = { "ssim", NULL };

@@ -163,6 +163,35 @@ static inline double ls_ssim_to_db(double score, double max_db)
 
 #ifndef __CUDACC__
 
+/* What the CPU extractors and their GPU twins share besides the math: the checks and refusals
+ * (one line through ls_fex_error), the geometry and the score writers. Both read luma only. */
+typedef struct LsFloatSsimState {
+    LsFloatSsimOptions opt;
+    unsigned w, h, bpc;
+    int f;                  /* decimation factor, 1 = none */
+    unsigned dw, dh;        /* size after decimation; the valid grid is (dw - 10) x (dh - 10) */
+    float box_weight;       /* 1/(f*f) as float */
+    double max_db;
+} LsFloatSsimState;
+
+int ls_float_ssim_state_init(LsFex *fex, LsFloatSsimState *st, const LsFloatSsimOptions *opt,
+                             unsigned bpc, unsigned w, unsigned h);
+/* acc: the four sequential double chains { sum l*c*s, sum l, sum c, sum s } of the valid grid. */
+int ls_float_ssim_write_scores(const LsFloatSsimState *st, const double acc[4], unsigned index,
+                               LsCollector *fc);
+
+typedef struct LsSsimState {
+    LsSsimOptions opt;
+    unsigned w, h;
+    double sample_max, max_db;
+} LsSsimState;
+
+int ls_ssim_state_init(LsFex *fex, LsSsimState *st, const LsSsimOptions *opt, unsigned bpc,
+                       unsigned w, unsigned h);
+/* From the two chains: the ssim terms in row-major order, and the kept weights. */
+int ls_ssim_write_score(const LsSsimState *st, double ssim_sum, double weight_sum,
+                        unsigned index, LsCollector *fc);
+
 extern const LsOption ls_float_ssim_options[];
 extern const LsOption ls_ssim_options[];
 extern const LsExtractor ls_fex_float_ssim;
@@ -244,6 +273,26 @@ typedef struct LsSsimDsp {
 } LsSsimDsp;
 
 void ls_ssim_dsp_init(LsSsimDsp *dsp, uint64_t cpu_flags);
+
+/* ---- float SSIM statistics of one pair of float pictures (float_ssim, and MS-SSIM per scale) */
+
+/* One luma row of a picture as float in the 8-bit range: v / 2^(bpc-8), exact for bpc 8, 10,
+ * 12 and 16 (the only depths the float extractors accept). */
+void ls_float_ssim_convert_row(const VmafPicture *pic, unsigned y, unsigned w, float *out);
+
+/* Row y of the reference and distorted pictures, as float in the 8-bit range: written into the
+ * two buffers (w floats each) or taken from memory the source holds; *ref and *dis say where. */
+typedef void (*LsFloatSsimRowFn)(const void *ctx, unsigned y, float *ref_buf, float *dis_buf,
+                                 const float **ref, const float **dis);
+
+/* Floats of scratch memory ls_float_ssim_stats needs for pictures w wide. */
+size_t ls_float_ssim_stats_scratch(unsigned w);
+
+/* The statistics of a w x h pair, w and h at least 11 (ssim.md §A.6-A.7): the four sequential
+ * double chains acc = { sum l*c*s, sum l, sum c, sum s } over the (w-10) x (h-10) valid grid in
+ * row-major order. Rows are requested once each, top to bottom. */
+void ls_float_ssim_stats(const LsSsimDsp *dsp, unsigned w, unsigned h, LsFloatSsimRowFn row,
+                         const void *ctx, float *scratch, double acc[4]);
 
 void ls_float_ssim_decimate_avx2(const float *src, size_t stride, const int32_t *cols,
                                  unsigned f, unsigned n_out, float *out);

@@ -29,11 +29,8 @@ const LsOption ls_vif_options[] = {
 
 typedef struct VifPriv {
     LsVifOptions opt; /* first: the option table's offsets point here */
+    LsVifState st;
     LsVifDsp dsp;
-    unsigned bpc, w, h;
-    char name_score[LS_VIF_SCALES][256];
-    char name_vif[256], name_num[256], name_den[256];
-    char name_num_scale[LS_VIF_SCALES][256], name_den_scale[LS_VIF_SCALES][256];
 } VifPriv;
 
 static const char *const score_names[LS_VIF_SCALES] = {
@@ -44,10 +41,9 @@ static const char *const score_aliases[LS_VIF_SCALES] = {
     "integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2", "integer_vif_scale3",
 };
 
-static int vif_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h)
+int ls_vif_state_init(LsFex *fex, LsVifState *st, const LsVifOptions *opt, unsigned bpc,
+                      unsigned w, unsigned h)
 {
-    VifPriv *p = fex->priv;
-    (void)fmt; /* luma only: every layout, 4:0:0 included */
     if (bpc < 8 || bpc > 16)
         return ls_fex_error(fex, "vif: bit depth %u is not supported (8 to 16)", bpc);
     /* Below this the reference reads outside its buffers (it crashes on 17x13 and smaller). */
@@ -57,22 +53,34 @@ static int vif_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, unsigned
                             "vif: frame %ux%u is too small for the 4-scale pyramid; the smallest "
                             "frame it can score is %ux%u",
                             w, h, min_side, min_side);
-    p->bpc = bpc;
-    p->w = w;
-    p->h = h;
-    ls_vif_dsp_init(&p->dsp, fex->cpu_flags);
+    st->opt = *opt;
+    st->bpc = bpc;
+    st->w = w;
+    st->h = h;
+    fex->n_planes_read = 1;
     for (unsigned s = 0; s < LS_VIF_SCALES; s++) {
         char base[64];
-        ls_fex_feature_name(fex, p->name_score[s], sizeof(p->name_score[s]), score_names[s],
+        ls_fex_feature_name(fex, st->name_score[s], sizeof(st->name_score[s]), score_names[s],
                             score_aliases[s]);
         snprintf(base, sizeof(base), "integer_vif_num_scale%u", s);
-        ls_fex_feature_name(fex, p->name_num_scale[s], sizeof(p->name_num_scale[s]), base, NULL);
+        ls_fex_feature_name(fex, st->name_num_scale[s], sizeof(st->name_num_scale[s]), base, NULL);
         snprintf(base, sizeof(base), "integer_vif_den_scale%u", s);
-        ls_fex_feature_name(fex, p->name_den_scale[s], sizeof(p->name_den_scale[s]), base, NULL);
+        ls_fex_feature_name(fex, st->name_den_scale[s], sizeof(st->name_den_scale[s]), base, NULL);
     }
-    ls_fex_feature_name(fex, p->name_vif, sizeof(p->name_vif), "integer_vif", NULL);
-    ls_fex_feature_name(fex, p->name_num, sizeof(p->name_num), "integer_vif_num", NULL);
-    ls_fex_feature_name(fex, p->name_den, sizeof(p->name_den), "integer_vif_den", NULL);
+    ls_fex_feature_name(fex, st->name_vif, sizeof(st->name_vif), "integer_vif", NULL);
+    ls_fex_feature_name(fex, st->name_num, sizeof(st->name_num), "integer_vif_num", NULL);
+    ls_fex_feature_name(fex, st->name_den, sizeof(st->name_den), "integer_vif_den", NULL);
+    return 0;
+}
+
+static int vif_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h)
+{
+    VifPriv *p = fex->priv;
+    (void)fmt; /* luma only: every layout, 4:0:0 included */
+    const int err = ls_vif_state_init(fex, &p->st, &p->opt, bpc, w, h);
+    if (err)
+        return err;
+    ls_vif_dsp_init(&p->dsp, fex->cpu_flags);
     return 0;
 }
 
@@ -80,7 +88,7 @@ static int vif_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *di
                        unsigned index, LsCollector *fc)
 {
     const VifPriv *p = fex->priv;
-    const unsigned w = p->w, h = p->h;
+    const unsigned w = p->st.w, h = p->st.h;
     /* scratch: the DSP tmp, scales 1..3 of both pictures (scale s in buffer s & 1) */
     const size_t tmp_bytes = (ls_vif_tmp_size(w) + 63) & ~(size_t)63;
     const size_t pyr_bytes = ((size_t)(w / 2) * (h / 2) * sizeof(uint16_t) + 63) & ~(size_t)63;
@@ -101,7 +109,7 @@ static int vif_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *di
     for (unsigned s = 0; s < LS_VIF_SCALES; s++) {
         if (s > 0) {
             /* scale 1 comes from the full-size picture also when scale 0 is skipped */
-            const LsVifLevel prev = ls_vif_level(s - 1, p->bpc);
+            const LsVifLevel prev = ls_vif_level(s - 1, p->st.bpc);
             for (unsigned k = 0; k < 2; k++) {
                 p->dsp.decimate(&cur[k], &prev, pyr[k][s & 1], tmp);
                 cur[k].w /= 2;
@@ -111,12 +119,18 @@ static int vif_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *di
             }
         }
         if (s >= first) {
-            const LsVifLevel level = ls_vif_level(s, p->bpc);
+            const LsVifLevel level = ls_vif_level(s, p->st.bpc);
             p->dsp.stats(&cur[0], &cur[1], &level, p->opt.vif_enhn_gain_limit, &acc[s], tmp);
         }
     }
     free(mem);
+    return ls_vif_write_scores(&p->st, acc, index, fc);
+}
 
+int ls_vif_write_scores(const LsVifState *st, const LsVifAccum acc[LS_VIF_SCALES], unsigned index,
+                        LsCollector *fc)
+{
+    const unsigned first = st->opt.vif_skip_scale0 ? 1 : 0;
     float num[LS_VIF_SCALES], den[LS_VIF_SCALES];
     double score[LS_VIF_SCALES];
     for (unsigned s = 0; s < LS_VIF_SCALES; s++) {
@@ -131,24 +145,24 @@ static int vif_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *di
     }
     int err = 0;
     for (unsigned s = 0; !err && s < LS_VIF_SCALES; s++)
-        err = ls_collector_append(fc, p->name_score[s], score[s], index);
-    if (err || !p->opt.debug)
+        err = ls_collector_append(fc, st->name_score[s], score[s], index);
+    if (err || !st->opt.debug)
         return err;
     double score_num = 0.0, score_den = 0.0;
     for (unsigned s = first; s < LS_VIF_SCALES; s++) {
         score_num += (double)num[s];
         score_den += (double)den[s];
     }
-    err = ls_collector_append(fc, p->name_vif, score_den == 0.0 ? 1.0 : score_num / score_den,
+    err = ls_collector_append(fc, st->name_vif, score_den == 0.0 ? 1.0 : score_num / score_den,
                               index);
     if (!err)
-        err = ls_collector_append(fc, p->name_num, score_num, index);
+        err = ls_collector_append(fc, st->name_num, score_num, index);
     if (!err)
-        err = ls_collector_append(fc, p->name_den, score_den, index);
+        err = ls_collector_append(fc, st->name_den, score_den, index);
     for (unsigned s = 0; !err && s < LS_VIF_SCALES; s++) {
-        err = ls_collector_append(fc, p->name_num_scale[s], (double)num[s], index);
+        err = ls_collector_append(fc, st->name_num_scale[s], (double)num[s], index);
         if (!err)
-            err = ls_collector_append(fc, p->name_den_scale[s], (double)den[s], index);
+            err = ls_collector_append(fc, st->name_den_scale[s], (double)den[s], index);
     }
     return err;
 }

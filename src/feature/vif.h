@@ -257,6 +257,23 @@ LS_HD static inline float ls_vif_den(const LsVifAccum *a)
  * a 32-bit gather of any entry (scale 2, high half masked) stays inside the table. */
 extern const uint16_t ls_vif_log2_table[32769];
 
+/* What the CPU extractor and its GPU twins share besides the math: options, size, names. */
+typedef struct LsVifState {
+    LsVifOptions opt;
+    unsigned bpc, w, h;
+    char name_score[LS_VIF_SCALES][256];
+    char name_vif[256], name_num[256], name_den[256];
+    char name_num_scale[LS_VIF_SCALES][256], name_den_scale[LS_VIF_SCALES][256];
+} LsVifState;
+
+/* The extractor's checks and refusals (one line through ls_fex_error) and its output names; it
+ * reads luma only. */
+int ls_vif_state_init(LsFex *fex, LsVifState *st, const LsVifOptions *opt, unsigned bpc,
+                      unsigned w, unsigned h);
+/* Every output of frame `index` from the four scales' integer accumulators (vif.md §5.5, §1). */
+int ls_vif_write_scores(const LsVifState *st, const LsVifAccum acc[LS_VIF_SCALES], unsigned index,
+                        LsCollector *fc);
+
 extern const LsOption ls_vif_options[];
 extern const LsExtractor ls_fex_vif;
 

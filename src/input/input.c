@@ -218,6 +218,19 @@ static int detect_and_open(LsInput *in, const LsRawParams *raw, char *err, size_
 
     const int raw_given = raw && (raw->w || raw->h || raw->fmt != VMAF_PIX_FMT_UNKNOWN ||
                                   raw->bpc);
+    /* compressed video scored as raw pixels would give a meaningless number: say how to decode */
+    const char *container = ls_container_signature(in->head, in->head_len);
+    const char *extension = ls_container_extension(in->name);
+    if (container || (extension && !raw_given)) {
+        char kind[64];
+        if (container)
+            snprintf(kind, sizeof(kind), "%s", container);
+        else
+            snprintf(kind, sizeof(kind), "a %s file", extension);
+        return fail(err, err_len, in->name, -EINVAL,
+                    "%s (compressed video), not Y4M or raw YUV: decode it first, e.g. ffmpeg -i "
+                    "%s -f yuv4mpegpipe -strict -1 - | lockstep -r ref.y4m -d -", kind, in->name);
+    }
     if (!raw_given && in->head_len >= 4 && !memcmp(in->head, Y4M_MAGIC, 4)) {
         char sig[Y4M_MAGIC_LEN + 1];
         for (size_t i = 0; i < in->head_len; i++)
@@ -256,6 +269,42 @@ static void swap_bytes(VmafPicture *pic, const LsFrameGeometry *geo, unsigned p)
             r[x + 1] = t;
         }
     }
+}
+
+/* Samples above the depth are refused rather than scored: an 8-bit file read with -b 10 (two
+ * samples read as one word) would otherwise give a quiet, meaningless score. Writes the reason,
+ * without the file name, into why. */
+static int check_depth(const LsInput *in, const VmafPicture *pic, unsigned p, uint64_t frame,
+                       char *why, size_t why_len)
+{
+    static const char *const planes[] = { "luma", "Cb", "Cr" };
+    const LsFrameGeometry *geo = &in->geo;
+    const unsigned bpc = in->info.bpc;
+    if (geo->bytes_per_sample != 2 || bpc >= 16)
+        return 0;
+    const unsigned limit = (1u << bpc) - 1;
+    for (unsigned y = 0; y < geo->h[p]; y++) {
+        const uint16_t *row =
+            (const uint16_t *)((const uint8_t *)pic->data[p] + (size_t)y * (size_t)pic->stride[p]);
+        unsigned any = 0;
+        for (unsigned x = 0; x < geo->w[p]; x++)
+            any |= row[x];
+        if (any <= limit)
+            continue;
+        unsigned x = 0;
+        while (row[x] <= limit)
+            x++;
+        char hint[96];
+        if (in->info.y4m)
+            snprintf(hint, sizeof(hint), "the Y4M header says C%s", in->info.chroma);
+        else
+            snprintf(hint, sizeof(hint),
+                     "is the file 8-bit (two samples read as one 16-bit word)? check -b");
+        snprintf(why, why_len, "frame %llu: %s sample %u at (%u, %u) is above the %u-bit maximum "
+                 "%u: %s", (unsigned long long)frame, planes[p], row[x], x, y, bpc, limit, hint);
+        return -EINVAL;
+    }
+    return 0;
 }
 
 /* A regular file whose first frame starts with a bare "FRAME\n" (or raw YUV) can be read at any
@@ -367,8 +416,38 @@ int ls_input_read_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err, s
         }
         if (geo->bytes_per_sample == 2 && swap_needed())
             swap_bytes(pic, geo, p);
+        char why[256];
+        const int bad = check_depth(in, pic, p, frame, why, sizeof(why));
+        if (bad)
+            return fail(err, err_len, in->name, bad, "%s", why);
     }
     return 1;
+}
+
+/* A regular raw file holds whole frames: if its size does not divide, the parameters are wrong
+ * (or the file is cut), and the sizes that would fit say which. */
+static int check_raw_size(LsInput *in, char *err, size_t err_len)
+{
+    struct stat st;
+    const int fd = fileno(in->file);
+    if (in->info.y4m || fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode))
+        return 0;
+    const uint64_t bytes = (uint64_t)st.st_size, frame = in->info.frame_bytes;
+    if (bytes % frame == 0)
+        return 0;
+    const LsRawParams given = { in->info.w, in->info.h, in->info.bpc, in->info.fmt };
+    char fit[400];
+    ls_raw_sizes_that_fit(bytes, &given, fit, sizeof(fit));
+    char what[64];
+    describe(&in->info, what, sizeof(what));
+    const unsigned long long whole = bytes / frame;
+    return fail(err, err_len, in->name, -EINVAL,
+                "%llu bytes is not a whole number of %s frames (%llu bytes each: %llu frame%s and "
+                "%llu bytes left over): %s%s", (unsigned long long)bytes, what,
+                (unsigned long long)frame, whole, whole == 1 ? "" : "s",
+                (unsigned long long)(bytes % frame),
+                fit[0] ? "these would fit: " : "no common size fits either; check -w -h -p -b",
+                fit);
 }
 
 int ls_input_open(LsInput **out, const char *path, const LsRawParams *raw, char *err,
@@ -432,6 +511,9 @@ int ls_input_open(LsInput **out, const char *path, const LsRawParams *raw, char 
         goto error;
     }
     atomic_init(&in->planes_read, in->geo.n_planes);
+    ret = check_raw_size(in, err, err_len);
+    if (ret < 0)
+        goto error;
     find_frames(in);
     *out = in;
     return 0;
@@ -602,6 +684,10 @@ int ls_input_read(LsInput *in, VmafPicture *pic, char *err, size_t err_len)
         }
         if (geo->bytes_per_sample == 2 && swap_needed())
             swap_bytes(pic, geo, p);
+        char why[256];
+        const int bad = check_depth(in, pic, p, in->frame_index, why, sizeof(why));
+        if (bad)
+            return fail_stream(in, err, err_len, bad, "%s", why);
     }
     in->frame_index++;
     return 1;

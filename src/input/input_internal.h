@@ -3,6 +3,7 @@
 #define LOCKSTEP_INPUT_INPUT_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "input/input.h"
 
@@ -28,5 +29,14 @@ int ls_frame_geometry(LsVideoInfo *info, LsFrameGeometry *geo, char *why, size_t
  * negative errno and writes the reason (without the file name) into why. */
 int ls_y4m_parse_header(const char *tags, size_t len, LsVideoInfo *info, char *why,
                         size_t why_len);
+
+/* "an MP4/MOV container", "a Matroska/WebM container"... when the first bytes are those of a
+ * compressed container or stream, else NULL. */
+const char *ls_container_signature(const unsigned char *head, size_t len);
+/* The extension (".mp4") when the path names a container or bitstream file, else NULL. */
+const char *ls_container_extension(const char *path);
+/* The -w -h -p -b settings (given size first, then common sizes) whose frames divide a raw
+ * file of file_bytes, as a ", "-separated list into buf ("" when none does). */
+void ls_raw_sizes_that_fit(uint64_t file_bytes, const LsRawParams *given, char *buf, size_t len);
 
 #endif

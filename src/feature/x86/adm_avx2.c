@@ -1,0 +1,819 @@
+/* AVX2 variants of the ADM row units, bit for bit the C references of adm_dsp.c.
+ *
+ * Every unit is integer apart from the angle test (double compares of exactly converted floats)
+ * and the non-integral gain limit (double, as the reference): lanes are independent, so any
+ * vector width gives the reference's bits. The horizontal DWT reads the rows through mapped
+ * padding (index -1 holds sample 1, indices n and n+1 hold n-1 and n-2), so the border rule
+ * of adm.md §4.1 holds at every width, unlike upstream's SIMD (adm.md §11).
+ * Rows are padded by the caller (adm.c): vectors may read and write up to 32 samples past a row's
+ * end; sums mask the lanes past the end. */
+#include <immintrin.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "feature/adm.h"
+
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* (lo, hi) int16 pair in every int32 lane, for madd */
+ALWAYS_INLINE __m256i pair16(int32_t lo, int32_t hi)
+{
+    return _mm256_set1_epi32((int32_t)(((uint32_t)hi << 16) | ((uint32_t)lo & 0xffff)));
+}
+
+/* low 16 bits of each int32, sign-extended: the (int16) cast */
+ALWAYS_INLINE __m256i wrap16(__m256i x) { return _mm256_srai_epi32(_mm256_slli_epi32(x, 16), 16); }
+
+/* 8 int32 that fit int16 to 8 int16 */
+ALWAYS_INLINE __m128i narrow16(__m256i x)
+{
+    return _mm_packs_epi32(_mm256_castsi256_si128(x), _mm256_extracti128_si256(x, 1));
+}
+
+/* all-ones in the first n of 8 int32 lanes (n may exceed 8) */
+ALWAYS_INLINE __m256i first_lanes32(int n)
+{
+    static const int32_t ramp[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_loadu_si256((const __m256i *)ramp));
+}
+
+/* all-ones in the first n of 16 int16 lanes (n may exceed 16) */
+ALWAYS_INLINE __m256i first_lanes16(int n)
+{
+    static const int16_t ramp[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+    return _mm256_cmpgt_epi16(_mm256_set1_epi16((int16_t)(n > 16 ? 16 : n)),
+                              _mm256_loadu_si256((const __m256i *)ramp));
+}
+
+/* 8 results in the low halves of the 64-bit lanes of lo (outputs 0..3) and hi (4..7) */
+ALWAYS_INLINE __m256i gather_low_halves(__m256i lo, __m256i hi)
+{
+    const __m256 s = _mm256_shuffle_ps(_mm256_castsi256_ps(lo), _mm256_castsi256_ps(hi), 0x88);
+    return _mm256_castpd_si256(_mm256_permute4x64_pd(_mm256_castps_pd(s), 0xD8));
+}
+
+/* ---- DWT ---- */
+
+static void pad_row16(int16_t *x, int n)
+{
+    x[-1] = x[1];
+    x[n] = x[n - 1];
+    x[n + 1] = x[n - 2];
+}
+
+static void pad_row32(int32_t *x, int n)
+{
+    x[-1] = x[1];
+    x[n] = x[n - 1];
+    x[n + 1] = x[n - 2];
+}
+
+/* The scale 0 vertical pass of input columns [c0, c1): low-pass into lo and, when hi is not NULL,
+ * high-pass into hi, from the same loads. 16-bit samples enter madd as u - 32768 (smaller ones
+ * fit int16 as they are): the offset and the low-pass DC term fold into one constant, and the
+ * int32 wrap of 16-bit input is the reference's. */
+static void vertical0_avx2(const void *const rows[4], int bpc, int c0, int c1, int16_t *lo,
+                           int16_t *hi)
+{
+    const uint32_t r = 1u << (bpc - 1), off = bpc == 16 ? 32768u : 0u;
+    const __m256i flo01 = pair16(15826, 27411), flo23 = pair16(7345, -4240);
+    const __m256i fhi01 = pair16(-4240, -7345), fhi23 = pair16(27411, -15826);
+    const __m256i klo = _mm256_set1_epi32((int32_t)((uint32_t)LS_ADM_LO_SUM * (off - r) + r));
+    const __m256i khi = _mm256_set1_epi32((int32_t)r);
+    const __m128i shift = _mm_cvtsi32_si128(bpc);
+    const __m256i flip = _mm256_set1_epi16((int16_t)off);
+    int j = c0;
+    for (; j + 16 <= c1; j += 16) {
+        __m256i u[4];
+        for (int t = 0; t < 4; t++) {
+            u[t] = bpc == 8 ? _mm256_cvtepu8_epi16(
+                                  _mm_loadu_si128((const __m128i *)((const uint8_t *)rows[t] + j)))
+                            : _mm256_loadu_si256((const __m256i *)((const uint16_t *)rows[t] + j));
+            if (off)
+                u[t] = _mm256_xor_si256(u[t], flip);
+        }
+        const __m256i p01l = _mm256_unpacklo_epi16(u[0], u[1]),
+                      p01h = _mm256_unpackhi_epi16(u[0], u[1]);
+        const __m256i p23l = _mm256_unpacklo_epi16(u[2], u[3]),
+                      p23h = _mm256_unpackhi_epi16(u[2], u[3]);
+        for (int pass = 0; pass < (hi ? 2 : 1); pass++) {
+            const __m256i f01 = pass ? fhi01 : flo01, f23 = pass ? fhi23 : flo23;
+            const __m256i k = pass ? khi : klo;
+            int16_t *out = pass ? hi : lo;
+            __m256i sl =
+                _mm256_add_epi32(_mm256_madd_epi16(p01l, f01), _mm256_madd_epi16(p23l, f23));
+            __m256i sh =
+                _mm256_add_epi32(_mm256_madd_epi16(p01h, f01), _mm256_madd_epi16(p23h, f23));
+            sl = _mm256_sra_epi32(_mm256_add_epi32(sl, k), shift);
+            sh = _mm256_sra_epi32(_mm256_add_epi32(sh, k), shift);
+            _mm256_storeu_si256((__m256i *)(out + j), _mm256_packs_epi32(sl, sh));
+        }
+    }
+    for (; j < c1; j++) {
+        uint32_t u[4];
+        for (int t = 0; t < 4; t++)
+            u[t] = bpc == 8 ? ((const uint8_t *)rows[t])[j] : ((const uint16_t *)rows[t])[j];
+        int16_t l, h;
+        ls_adm_dwt0_vertical(u, bpc, &l, &h);
+        lo[j] = l;
+        if (hi)
+            hi[j] = h;
+    }
+}
+
+static void dwt0_avx2(const void *const rows[4], int bpc, int wi, int d0, int d1, void *tmp,
+                      int32_t *a, int16_t *h, int16_t *v, int16_t *d)
+{
+    int16_t *lo = (int16_t *)tmp + 32, *hi = lo + wi + 64;
+    const __m256i flo01 = pair16(15826, 27411), flo23 = pair16(7345, -4240);
+    const __m256i fhi01 = pair16(-4240, -7345), fhi23 = pair16(27411, -15826);
+    /* low-pass over every column (the approximation needs it); high-pass only where details
+     * are wanted: input columns [2 d0 - 1, 2 d1 + 1), the taps of outputs [d0, d1) */
+    if (h) {
+        const int h0 = 2 * d0 - 1 > 0 ? 2 * d0 - 1 : 0, h1 = 2 * d1 + 1 < wi ? 2 * d1 + 1 : wi;
+        vertical0_avx2(rows, bpc, 0, h0, lo, NULL);
+        vertical0_avx2(rows, bpc, h0, h1, lo, hi);
+        vertical0_avx2(rows, bpc, h1, wi, lo, NULL);
+        pad_row16(hi, wi);
+    } else {
+        vertical0_avx2(rows, bpc, 0, wi, lo, NULL);
+    }
+    pad_row16(lo, wi);
+
+    const int w = (wi + 1) / 2;
+    const __m256i rnd = _mm256_set1_epi32(32768);
+    int j;
+    if (a) {
+        for (j = 0; j < w; j += 8) {
+            const __m256i x1 = _mm256_loadu_si256((const __m256i *)(lo + 2 * j - 1));
+            const __m256i x2 = _mm256_loadu_si256((const __m256i *)(lo + 2 * j + 1));
+            const __m256i s =
+                _mm256_add_epi32(_mm256_madd_epi16(x1, flo01), _mm256_madd_epi16(x2, flo23));
+            _mm256_storeu_si256((__m256i *)(a + j),
+                                _mm256_srai_epi32(_mm256_add_epi32(s, rnd), 16));
+        }
+    }
+    if (!h)
+        return;
+    for (j = d0; j < d1; j += 16) {
+        __m256i out[3][2];
+        for (int g = 0; g < 2; g++) {
+            const int jj = j + 8 * g;
+            const __m256i l1 = _mm256_loadu_si256((const __m256i *)(lo + 2 * jj - 1));
+            const __m256i l2 = _mm256_loadu_si256((const __m256i *)(lo + 2 * jj + 1));
+            const __m256i h1 = _mm256_loadu_si256((const __m256i *)(hi + 2 * jj - 1));
+            const __m256i h2 = _mm256_loadu_si256((const __m256i *)(hi + 2 * jj + 1));
+            const __m256i sv =
+                _mm256_add_epi32(_mm256_madd_epi16(l1, fhi01), _mm256_madd_epi16(l2, fhi23));
+            const __m256i sh =
+                _mm256_add_epi32(_mm256_madd_epi16(h1, flo01), _mm256_madd_epi16(h2, flo23));
+            const __m256i sd =
+                _mm256_add_epi32(_mm256_madd_epi16(h1, fhi01), _mm256_madd_epi16(h2, fhi23));
+            out[0][g] = _mm256_srai_epi32(_mm256_add_epi32(sh, rnd), 16);
+            out[1][g] = _mm256_srai_epi32(_mm256_add_epi32(sv, rnd), 16);
+            out[2][g] = _mm256_srai_epi32(_mm256_add_epi32(sd, rnd), 16);
+        }
+        int16_t *const dst[3] = { h, v, d };
+        for (int b = 0; b < 3; b++)
+            _mm256_storeu_si256(
+                (__m256i *)(dst[b] + j),
+                _mm256_permute4x64_epi64(_mm256_packs_epi32(out[b][0], out[b][1]), 0xD8));
+    }
+}
+
+/* true when every lane of the four rows lies in [-32768, 32767] */
+ALWAYS_INLINE bool in_int16_rows(const __m256i x[4])
+{
+    const __m256i bias = _mm256_set1_epi32(32768);
+    const __m256i any = _mm256_or_si256(
+        _mm256_or_si256(_mm256_add_epi32(x[0], bias), _mm256_add_epi32(x[1], bias)),
+        _mm256_or_si256(_mm256_add_epi32(x[2], bias), _mm256_add_epi32(x[3], bias)));
+    return _mm256_testz_si256(any, _mm256_set1_epi32((int32_t)0xffff0000));
+}
+
+/* Four outputs (in the low halves of the 64-bit lanes) of the scale 1..3 horizontal pass from
+ * x1 = t[2j-1 .. 2j+6] and x2 = t[2j+1 .. 2j+8]. */
+ALWAYS_INLINE __m256i htap4(__m256i x1, __m256i x2, const __m256i f[4], __m256i rnd, __m128i sh)
+{
+    __m256i s = _mm256_mul_epi32(x1, f[0]);
+    s = _mm256_add_epi64(s, _mm256_mul_epi32(_mm256_srli_epi64(x1, 32), f[1]));
+    s = _mm256_add_epi64(s, _mm256_mul_epi32(x2, f[2]));
+    s = _mm256_add_epi64(s, _mm256_mul_epi32(_mm256_srli_epi64(x2, 32), f[3]));
+    /* bits [sh, sh + 32) of the sum: the (int32) cast of the arithmetic shift */
+    return _mm256_srl_epi64(_mm256_add_epi64(s, rnd), sh);
+}
+
+static void dwt123_avx2(const int32_t *const rows[4], int scale, int wi, int d0, int d1, void *tmp,
+                        int32_t *a, int32_t *h, int32_t *v, int32_t *d)
+{
+    const int t = scale - 1;
+    int32_t *lo = (int32_t *)tmp + 16, *hi = lo + wi + 48;
+    __m256i flo[4], fhi[4];
+    for (int k = 0; k < 4; k++) {
+        flo[k] = _mm256_set1_epi64x(ls_adm_dwt_lo[k]);
+        fhi[k] = _mm256_set1_epi64x(ls_adm_dwt_hi[k]);
+    }
+    const __m256i vr = _mm256_set1_epi64x(ls_adm_dwt_v_round[t]);
+    const __m128i vs = _mm_cvtsi32_si128(ls_adm_dwt_v_shift[t]);
+    /* low-pass over every column, high-pass only for the taps of outputs [d0, d1) (dwt0) */
+    for (int pass = 0; pass < (h ? 2 : 1); pass++) {
+        const __m256i *f = pass ? fhi : flo;
+        const int c0 = pass && 2 * d0 - 1 > 0 ? 2 * d0 - 1 : 0;
+        const int c1 = pass && 2 * d1 + 1 < wi ? 2 * d1 + 1 : wi;
+        const __m256i f01 = pass ? pair16(-4240, -7345) : pair16(15826, 27411);
+        const __m256i f23 = pass ? pair16(27411, -15826) : pair16(7345, -4240);
+        for (int j = c0; j < c1; j += 8) {
+            __m256i x[4], xo[4];
+            for (int k = 0; k < 4; k++)
+                x[k] = _mm256_loadu_si256((const __m256i *)(rows[k] + j));
+            if (scale == 1 && in_int16_rows(x)) {
+                /* no rounding or shift at scale 1, and an int16 input sums exactly in int32 */
+                const __m256i low16 = _mm256_set1_epi32(0xffff);
+                const __m256i p01 =
+                    _mm256_or_si256(_mm256_and_si256(x[0], low16), _mm256_slli_epi32(x[1], 16));
+                const __m256i p23 =
+                    _mm256_or_si256(_mm256_and_si256(x[2], low16), _mm256_slli_epi32(x[3], 16));
+                _mm256_storeu_si256(
+                    (__m256i *)((pass ? hi : lo) + j),
+                    _mm256_add_epi32(_mm256_madd_epi16(p01, f01), _mm256_madd_epi16(p23, f23)));
+                continue;
+            }
+            for (int k = 0; k < 4; k++)
+                xo[k] = _mm256_srli_epi64(x[k], 32);
+            __m256i se = _mm256_mul_epi32(x[0], f[0]), so = _mm256_mul_epi32(xo[0], f[0]);
+            for (int k = 1; k < 4; k++) {
+                se = _mm256_add_epi64(se, _mm256_mul_epi32(x[k], f[k]));
+                so = _mm256_add_epi64(so, _mm256_mul_epi32(xo[k], f[k]));
+            }
+            se = _mm256_srl_epi64(_mm256_add_epi64(se, vr), vs);
+            so = _mm256_srl_epi64(_mm256_add_epi64(so, vr), vs);
+            _mm256_storeu_si256((__m256i *)((pass ? hi : lo) + j),
+                                _mm256_blend_epi32(se, _mm256_slli_epi64(so, 32), 0xAA));
+        }
+    }
+    pad_row32(lo, wi);
+    if (h)
+        pad_row32(hi, wi);
+
+    const int w = (wi + 1) / 2;
+    const __m256i hr = _mm256_set1_epi64x(ls_adm_dwt_h_round[t]);
+    const __m128i hs = _mm_cvtsi32_si128(ls_adm_dwt_h_shift[t]);
+    if (a) {
+        for (int j = 0; j < w; j += 8) {
+            __m256i r4[2];
+            for (int g = 0; g < 2; g++) {
+                const int jj = j + 4 * g;
+                r4[g] = htap4(_mm256_loadu_si256((const __m256i *)(lo + 2 * jj - 1)),
+                              _mm256_loadu_si256((const __m256i *)(lo + 2 * jj + 1)), flo, hr, hs);
+            }
+            _mm256_storeu_si256((__m256i *)(a + j), gather_low_halves(r4[0], r4[1]));
+        }
+    }
+    if (!h)
+        return;
+    for (int j = d0; j < d1; j += 8) {
+        __m256i rv[2], rh[2], rd[2];
+        for (int g = 0; g < 2; g++) {
+            const int jj = j + 4 * g;
+            const __m256i l1 = _mm256_loadu_si256((const __m256i *)(lo + 2 * jj - 1));
+            const __m256i l2 = _mm256_loadu_si256((const __m256i *)(lo + 2 * jj + 1));
+            const __m256i h1 = _mm256_loadu_si256((const __m256i *)(hi + 2 * jj - 1));
+            const __m256i h2 = _mm256_loadu_si256((const __m256i *)(hi + 2 * jj + 1));
+            rv[g] = htap4(l1, l2, fhi, hr, hs);
+            rh[g] = htap4(h1, h2, flo, hr, hs);
+            rd[g] = htap4(h1, h2, fhi, hr, hs);
+        }
+        _mm256_storeu_si256((__m256i *)(v + j), gather_low_halves(rv[0], rv[1]));
+        _mm256_storeu_si256((__m256i *)(h + j), gather_low_halves(rh[0], rh[1]));
+        _mm256_storeu_si256((__m256i *)(d + j), gather_low_halves(rd[0], rd[1]));
+    }
+}
+
+/* ---- decoupling ---- */
+
+/* float of int32 lanes whose bit pattern INT32_MIN stands for +2^31 (a sum of two int16
+ * products or squares reaches 2^31 only as (-32768)^2 * 2, and never -2^31) */
+ALWAYS_INLINE __m256 float_of_sum(__m256i x)
+{
+    const __m256i is_min = _mm256_cmpeq_epi32(x, _mm256_set1_epi32(INT32_MIN));
+    return _mm256_blendv_ps(_mm256_cvtepi32_ps(x), _mm256_set1_ps(2147483648.0f),
+                            _mm256_castsi256_ps(is_min));
+}
+
+/* The angle test of adm.md §5.2 on exact floats: ot >= 0 and ot^2 >= (C * oo) * tt in double
+ * (the reference's / 4096 scalings are powers of two and cancel exactly). */
+ALWAYS_INLINE __m256i angle_flag8(__m256 ot, __m256 oo, __m256 tt)
+{
+    const __m256d c = _mm256_set1_pd((double)LS_ADM_COS_1DEG_SQ);
+    __m256d ge[2];
+    for (int half = 0; half < 2; half++) {
+        const __m128 o1 = half ? _mm256_extractf128_ps(ot, 1) : _mm256_castps256_ps128(ot);
+        const __m128 o2 = half ? _mm256_extractf128_ps(oo, 1) : _mm256_castps256_ps128(oo);
+        const __m128 o3 = half ? _mm256_extractf128_ps(tt, 1) : _mm256_castps256_ps128(tt);
+        const __m256d dp = _mm256_cvtps_pd(o1);
+        const __m256d rhs =
+            _mm256_mul_pd(_mm256_mul_pd(c, _mm256_cvtps_pd(o2)), _mm256_cvtps_pd(o3));
+        ge[half] = _mm256_cmp_pd(_mm256_mul_pd(dp, dp), rhs, _CMP_GE_OQ);
+    }
+    const __m256i big = gather_low_halves(_mm256_castpd_si256(ge[0]), _mm256_castpd_si256(ge[1]));
+    const __m256 nonneg = _mm256_cmp_ps(ot, _mm256_setzero_ps(), _CMP_GE_OQ);
+    return _mm256_and_si256(big, _mm256_castps_si256(nonneg));
+}
+
+/* trunc(min (o > 0) or max (o < 0) of rst * egl and t) in double, 8 lanes */
+ALWAYS_INLINE __m256i gain_limit_double(__m256i rst, __m256i t, __m256i pos, double egl)
+{
+    const __m256d e = _mm256_set1_pd(egl);
+    __m128i out[2];
+    for (int half = 0; half < 2; half++) {
+        const __m128i r4 = half ? _mm256_extracti128_si256(rst, 1) : _mm256_castsi256_si128(rst);
+        const __m128i t4 = half ? _mm256_extracti128_si256(t, 1) : _mm256_castsi256_si128(t);
+        const __m128i p4 = half ? _mm256_extracti128_si256(pos, 1) : _mm256_castsi256_si128(pos);
+        const __m256d g = _mm256_mul_pd(_mm256_cvtepi32_pd(r4), e);
+        const __m256d td = _mm256_cvtepi32_pd(t4);
+        const __m256d sel = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(p4));
+        const __m256d val = _mm256_blendv_pd(_mm256_max_pd(g, td), _mm256_min_pd(g, td), sel);
+        out[half] = _mm256_cvttpd_epi32(val);
+    }
+    return _mm256_set_m128i(out[1], out[0]);
+}
+
+/* Restored values rr of 8 pixels whose reference o and distorted t (int32 lanes, h, v, d) lie in
+ * the int16 range: the scale 0 arithmetic, which for such values equals that of scales 1..3 (no
+ * 15-bit rounding of |o|, every product fits int32). */
+ALWAYS_INLINE void decouple8(const __m256i o[3], const __m256i t[3], double egl, bool int_egl,
+                             __m256i rr[3])
+{
+    const __m256i zero = _mm256_setzero_si256(), one15 = _mm256_set1_epi32(32768);
+    const __m256i low15 = _mm256_set1_epi32(0x7fff), rnd = _mm256_set1_epi32(16384);
+    const __m256i low16 = _mm256_set1_epi32(0xffff);
+    /* (h, v) int16 pairs for madd */
+    const __m256i po = _mm256_or_si256(_mm256_and_si256(o[0], low16), _mm256_slli_epi32(o[1], 16));
+    const __m256i pt = _mm256_or_si256(_mm256_and_si256(t[0], low16), _mm256_slli_epi32(t[1], 16));
+    const __m256i angle = angle_flag8(float_of_sum(_mm256_madd_epi16(po, pt)),
+                                      float_of_sum(_mm256_madd_epi16(po, po)),
+                                      float_of_sum(_mm256_madd_epi16(pt, pt)));
+    for (int b = 0; b < 3; b++) {
+        const __m256i ob = o[b], tb = t[b];
+        const __m256i div = _mm256_i32gather_epi32(ls_adm_div_table, _mm256_abs_epi32(ob), 4);
+        /* k = (div * sign(o) * t + 2^14) >> 15 in int32: div = dh * 2^15 + dl */
+        const __m256i ts = _mm256_sign_epi32(tb, ob);
+        __m256i k = _mm256_mullo_epi32(_mm256_srli_epi32(div, 15), ts);
+        k = _mm256_add_epi32(
+            k,
+            _mm256_srai_epi32(
+                _mm256_add_epi32(_mm256_mullo_epi32(_mm256_and_si256(div, low15), ts), rnd), 15));
+        k = _mm256_min_epi32(_mm256_max_epi32(k, zero), one15);
+        const __m256i o_zero = _mm256_cmpeq_epi32(ob, zero);
+        k = _mm256_blendv_epi8(k, one15, o_zero);
+        const __m256i rst = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(k, ob), rnd), 15);
+        const __m256i pos = _mm256_cmpgt_epi32(ob, zero);
+        const __m256i limit =
+            _mm256_andnot_si256(o_zero, _mm256_and_si256(angle, _mm256_cmpgt_epi32(k, zero)));
+        __m256i lim;
+        if (int_egl) { /* rst * egl is exact in int32 and in double */
+            const __m256i g = _mm256_mullo_epi32(rst, _mm256_set1_epi32((int32_t)egl));
+            lim = _mm256_blendv_epi8(_mm256_max_epi32(g, tb), _mm256_min_epi32(g, tb), pos);
+        } else {
+            lim = gain_limit_double(rst, tb, pos, egl);
+        }
+        rr[b] = _mm256_blendv_epi8(rst, lim, limit);
+    }
+}
+
+ALWAYS_INLINE bool integral(double egl) { return egl == (double)(int32_t)egl; }
+
+static void decouple0_avx2(const int16_t *const o[3], const int16_t *const t[3], int c0, int c1,
+                           double egl, int16_t *const r[3], int16_t *const a[3])
+{
+    const bool int_egl = integral(egl);
+    for (int j = c0; j < c1; j += 8) {
+        __m256i ob[3], tb[3], rr[3];
+        for (int b = 0; b < 3; b++) {
+            ob[b] = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(o[b] + j)));
+            tb[b] = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(t[b] + j)));
+        }
+        decouple8(ob, tb, egl, int_egl, rr);
+        for (int b = 0; b < 3; b++) {
+            _mm_storeu_si128((__m128i *)(r[b] + j), narrow16(rr[b]));
+            _mm_storeu_si128((__m128i *)(a[b] + j),
+                             narrow16(wrap16(_mm256_sub_epi32(tb[b], rr[b]))));
+        }
+    }
+}
+
+/* exact double of int64 lanes with |x| < 2^51 */
+ALWAYS_INLINE __m256d double_of_i64(__m256i x)
+{
+    const __m256i magic = _mm256_set1_epi64x(0x4338000000000000ll); /* 0x1.8p52 */
+    return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(x, magic)),
+                         _mm256_castsi256_pd(magic));
+}
+
+/* true when every lane satisfies |x| < 2^51 */
+ALWAYS_INLINE bool small_i64(__m256i x)
+{
+    const __m256i biased = _mm256_add_epi64(x, _mm256_set1_epi64x(1ll << 51));
+    return _mm256_testz_si256(biased, _mm256_set1_epi64x(~((1ll << 52) - 1)));
+}
+
+/* (double)(float)x of exactly converted int64 lanes (one rounding to float, as the reference) */
+ALWAYS_INLINE __m256d float_round(__m256d d) { return _mm256_cvtps_pd(_mm256_cvtpd_ps(d)); }
+
+/* (double)(float)x for any int64 lanes with one rounding, as the reference's (float) cast: the
+ * two 32-bit halves of |x| are added in double and the sum rounded to odd at 53 bits (from its
+ * exact Fast2Sum error), which then rounds to float as |x| would (53 >= 2 * 24 + 2). */
+ALWAYS_INLINE __m256d float_round_i64(__m256i x)
+{
+    const __m256i zero = _mm256_setzero_si256(), low32 = _mm256_set1_epi64x(0xffffffffll);
+    const __m256i magic = _mm256_set1_epi64x(0x4330000000000000ll); /* 2^52 */
+    const __m256i neg = _mm256_cmpgt_epi64(zero, x);
+    const __m256i a = _mm256_sub_epi64(_mm256_xor_si256(x, neg), neg); /* |x|, 2^63 for INT64_MIN */
+    const __m256d hi = _mm256_mul_pd(
+        _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(a, 32), magic)),
+                      _mm256_castsi256_pd(magic)),
+        _mm256_set1_pd(4294967296.0));
+    const __m256d lo =
+        _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(a, low32), magic)),
+                      _mm256_castsi256_pd(magic));
+    const __m256d s = _mm256_add_pd(hi, lo);
+    const __m256d e = _mm256_add_pd(_mm256_sub_pd(hi, s), lo); /* exact: |hi| >= |lo| or hi = 0 */
+    const __m256i inexact = _mm256_castpd_si256(_mm256_cmp_pd(e, _mm256_setzero_pd(), _CMP_NEQ_OQ));
+    const __m256i below = _mm256_castpd_si256(_mm256_cmp_pd(e, _mm256_setzero_pd(), _CMP_LT_OQ));
+    __m256i odd = _mm256_add_epi64(_mm256_castpd_si256(s), below); /* truncation: s or below s */
+    odd = _mm256_or_si256(odd, _mm256_and_si256(inexact, _mm256_set1_epi64x(1)));
+    odd = _mm256_or_si256(odd, _mm256_and_si256(neg, _mm256_set1_epi64x(INT64_MIN)));
+    return float_round(_mm256_castsi256_pd(odd));
+}
+
+/* Σ of two int32 products per 64-bit lane, even (low) or odd (high) halves: a0*b0 + a1*b1 */
+ALWAYS_INLINE __m256i dot2_i64(__m256i a0, __m256i b0, __m256i a1, __m256i b1)
+{
+    return _mm256_add_epi64(_mm256_mul_epi32(a0, b0), _mm256_mul_epi32(a1, b1));
+}
+
+/* one 64-bit half (4 lanes) of the scale 1..3 gain ratio k, clamped to [0, 32768] */
+ALWAYS_INLINE __m256i gain123_half(__m256i div, __m256i t, __m256i oneg, __m256i e)
+{
+    /* p = div * t * sign(o); q = p + 2^(14+e); k = q < 0 ? 0 : min(q >> (15+e), 32768) */
+    __m256i p = _mm256_mul_epi32(div, t);
+    p = _mm256_sub_epi64(_mm256_xor_si256(p, oneg), oneg);
+    const __m256i one = _mm256_set1_epi64x(1);
+    const __m256i q =
+        _mm256_add_epi64(p, _mm256_sllv_epi64(one, _mm256_add_epi64(e, _mm256_set1_epi64x(14))));
+    __m256i k = _mm256_srlv_epi64(q, _mm256_add_epi64(e, _mm256_set1_epi64x(15)));
+    const __m256i cap = _mm256_set1_epi64x(32768);
+    k = _mm256_blendv_epi8(k, cap, _mm256_cmpgt_epi64(k, cap));
+    return _mm256_andnot_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), q), k);
+}
+
+/* true when every lane of the six bands lies in [-32768, 32767] */
+ALWAYS_INLINE bool in_int16(const __m256i o[3], const __m256i t[3])
+{
+    const __m256i bias = _mm256_set1_epi32(32768);
+    __m256i any = _mm256_setzero_si256();
+    for (int b = 0; b < 3; b++)
+        any = _mm256_or_si256(
+            any, _mm256_or_si256(_mm256_add_epi32(o[b], bias), _mm256_add_epi32(t[b], bias)));
+    return _mm256_testz_si256(any, _mm256_set1_epi32((int32_t)0xffff0000));
+}
+
+static void decouple123_avx2(const int32_t *const o[3], const int32_t *const t[3], int c0, int c1,
+                             double egl, int32_t *const r[3], int32_t *const a[3])
+{
+    const bool int_egl = integral(egl);
+    const __m256i zero = _mm256_setzero_si256(), low32 = _mm256_set1_epi64x(0xffffffffll);
+    const __m256i one15 = _mm256_set1_epi32(32768), rnd64 = _mm256_set1_epi64x(16384);
+    const __m256d c = _mm256_set1_pd((double)LS_ADM_COS_1DEG_SQ);
+    for (int j = c0; j < c1; j += 8) {
+        __m256i o8[3], t8[3], rr8[3];
+        for (int b = 0; b < 3; b++) {
+            o8[b] = _mm256_loadu_si256((const __m256i *)(o[b] + j));
+            t8[b] = _mm256_loadu_si256((const __m256i *)(t[b] + j));
+        }
+        if (in_int16(o8, t8)) {
+            decouple8(o8, t8, egl, int_egl, rr8);
+            for (int b = 0; b < 3; b++) {
+                _mm256_storeu_si256((__m256i *)(r[b] + j), rr8[b]);
+                _mm256_storeu_si256((__m256i *)(a[b] + j), _mm256_sub_epi32(t8[b], rr8[b]));
+            }
+            continue;
+        }
+        const __m256i oh = o8[0], ov = o8[1], th = t8[0], tv = t8[1];
+        /* angle test per 64-bit half: even lanes, then odd lanes */
+        __m256i angle_half[2];
+        for (int odd = 0; odd < 2; odd++) {
+            const __m256i a0 = odd ? _mm256_srli_epi64(oh, 32) : oh;
+            const __m256i a1 = odd ? _mm256_srli_epi64(ov, 32) : ov;
+            const __m256i b0 = odd ? _mm256_srli_epi64(th, 32) : th;
+            const __m256i b1 = odd ? _mm256_srli_epi64(tv, 32) : tv;
+            const __m256i ot = dot2_i64(a0, b0, a1, b1), oo = dot2_i64(a0, a0, a1, a1);
+            const __m256i tt = dot2_i64(b0, b0, b1, b1);
+            __m256d dp, mo, mt;
+            if (small_i64(ot) && small_i64(oo) && small_i64(tt)) {
+                dp = float_round(double_of_i64(ot));
+                mo = float_round(double_of_i64(oo));
+                mt = float_round(double_of_i64(tt));
+            } else {
+                dp = float_round_i64(ot);
+                mo = float_round_i64(oo);
+                mt = float_round_i64(tt);
+            }
+            const __m256d rhs = _mm256_mul_pd(_mm256_mul_pd(c, mo), mt);
+            const __m256d ok = _mm256_and_pd(_mm256_cmp_pd(dp, _mm256_setzero_pd(), _CMP_GE_OQ),
+                                             _mm256_cmp_pd(_mm256_mul_pd(dp, dp), rhs, _CMP_GE_OQ));
+            angle_half[odd] = _mm256_castpd_si256(ok);
+        }
+        const __m256i angle =
+            _mm256_blend_epi32(angle_half[0], _mm256_slli_epi64(angle_half[1], 32), 0xAA);
+        for (int b = 0; b < 3; b++) {
+            const __m256i ob = _mm256_loadu_si256((const __m256i *)(o[b] + j));
+            const __m256i tb = _mm256_loadu_si256((const __m256i *)(t[b] + j));
+            const __m256i m = _mm256_abs_epi32(ob); /* |INT32_MIN| = 2^31 as uint32 */
+            /* 15 significant bits: e = bit length - 15 from the exact float of m >> 8 */
+            const __m256i expo = _mm256_srli_epi32(
+                _mm256_castps_si256(_mm256_cvtepi32_ps(_mm256_srli_epi32(m, 8))), 23);
+            const __m256i e =
+                _mm256_max_epi32(_mm256_sub_epi32(expo, _mm256_set1_epi32(127 + 6)), zero);
+            const __m256i half = _mm256_srli_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), e), 1);
+            const __m256i mm = _mm256_srlv_epi32(_mm256_add_epi32(m, half), e);
+            const __m256i div = _mm256_i32gather_epi32(ls_adm_div_table, mm, 4);
+            const __m256i oneg = _mm256_cmpgt_epi64(zero, _mm256_slli_epi64(ob, 32));
+            const __m256i onego = _mm256_cmpgt_epi64(zero, ob);
+            const __m256i ke = gain123_half(div, tb, oneg, _mm256_and_si256(e, low32));
+            const __m256i ko = gain123_half(_mm256_srli_epi64(div, 32), _mm256_srli_epi64(tb, 32),
+                                            onego, _mm256_srli_epi64(e, 32));
+            __m256i k = _mm256_blend_epi32(ke, _mm256_slli_epi64(ko, 32), 0xAA);
+            const __m256i o_zero = _mm256_cmpeq_epi32(ob, zero);
+            k = _mm256_blendv_epi8(k, one15, o_zero);
+            /* rst = (k * o + 16384) >> 15, low 32 bits */
+            const __m256i re =
+                _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(k, ob), rnd64), 15);
+            const __m256i ro = _mm256_srli_epi64(
+                _mm256_add_epi64(
+                    _mm256_mul_epi32(_mm256_srli_epi64(k, 32), _mm256_srli_epi64(ob, 32)), rnd64),
+                15);
+            const __m256i rst = _mm256_blend_epi32(re, _mm256_slli_epi64(ro, 32), 0xAA);
+            const __m256i pos = _mm256_cmpgt_epi32(ob, zero);
+            const __m256i limit =
+                _mm256_andnot_si256(o_zero, _mm256_and_si256(angle, _mm256_cmpgt_epi32(k, zero)));
+            const __m256i rr = _mm256_blendv_epi8(rst, gain_limit_double(rst, tb, pos, egl), limit);
+            _mm256_storeu_si256((__m256i *)(r[b] + j), rr);
+            _mm256_storeu_si256((__m256i *)(a[b] + j), _mm256_sub_epi32(tb, rr));
+        }
+    }
+}
+
+/* ---- CSF ---- */
+
+static void csf0_avx2(const int16_t *const x[3], int c0, int c1, const uint16_t factor[3],
+                      int32_t *f, int32_t *m)
+{
+    const __m256i k30 = _mm256_set1_epi32(4369), k15 = _mm256_set1_epi32(8738);
+    const __m256i r12 = _mm256_set1_epi32(2048);
+    __m256i fac[3], rnd[3];
+    __m128i sh[3];
+    for (int b = 0; b < 3; b++) {
+        fac[b] = _mm256_set1_epi32(factor[b]);
+        rnd[b] = _mm256_set1_epi32(ls_adm_csf0_round[b]);
+        sh[b] = _mm_cvtsi32_si128(ls_adm_csf0_shift[b]);
+    }
+    for (int j = c0; j < c1; j += 8) {
+        __m256i fs = _mm256_setzero_si256(), ms = _mm256_setzero_si256();
+        for (int b = 0; b < 3; b++) {
+            const __m256i xb = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(x[b] + j)));
+            const __m256i c = wrap16(
+                _mm256_sra_epi32(_mm256_add_epi32(_mm256_mullo_epi32(xb, fac[b]), rnd[b]), sh[b]));
+            const __m256i mag = _mm256_abs_epi32(c);
+            fs = _mm256_add_epi32(
+                fs,
+                wrap16(_mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(mag, k30), r12), 12)));
+            ms = _mm256_add_epi32(
+                ms,
+                wrap16(_mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(mag, k15), r12), 12)));
+        }
+        _mm256_storeu_si256((__m256i *)(f + j), fs);
+        _mm256_storeu_si256((__m256i *)(m + j), ms);
+    }
+}
+
+/* (int32)((factor * x + 2^27) >> 28) with factor uint32 and x int32 (64-bit product) */
+ALWAYS_INLINE __m256i csf123_8(__m256i x, __m256i factor)
+{
+    const __m256i mag = _mm256_abs_epi32(x);
+    const __m256i rnd = _mm256_set1_epi64x(1 << 27), zero = _mm256_setzero_si256();
+    __m256i pe = _mm256_mul_epu32(mag, factor);
+    __m256i po = _mm256_mul_epu32(_mm256_srli_epi64(mag, 32), factor);
+    const __m256i ne = _mm256_cmpgt_epi64(zero, _mm256_slli_epi64(x, 32));
+    const __m256i no = _mm256_cmpgt_epi64(zero, x);
+    pe = _mm256_sub_epi64(_mm256_xor_si256(pe, ne), ne);
+    po = _mm256_sub_epi64(_mm256_xor_si256(po, no), no);
+    pe = _mm256_srli_epi64(_mm256_add_epi64(pe, rnd), 28);
+    po = _mm256_srli_epi64(_mm256_add_epi64(po, rnd), 28);
+    return _mm256_blend_epi32(pe, _mm256_slli_epi64(po, 32), 0xAA);
+}
+
+/* (int32)((k * |c| - 2^31) >> 32) with |c| as the reference's int32 abs */
+ALWAYS_INLINE __m256i scaled_abs_high(__m256i mag, __m256i k)
+{
+    const __m256i rnd = _mm256_set1_epi64x(LS_ADM_ROUND_MINUS_2_31);
+    const __m256i pe = _mm256_add_epi64(_mm256_mul_epi32(mag, k), rnd);
+    const __m256i po = _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(mag, 32), k), rnd);
+    return _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xAA);
+}
+
+static void csf123_avx2(const int32_t *const x[3], int c0, int c1, const uint32_t factor[3],
+                        int32_t *f, int32_t *m)
+{
+    const __m256i k30 = _mm256_set1_epi64x(143165577), k15 = _mm256_set1_epi64x(286331153);
+    __m256i fac[3];
+    for (int b = 0; b < 3; b++)
+        fac[b] = _mm256_set1_epi64x(factor[b]);
+    for (int j = c0; j < c1; j += 8) {
+        __m256i fs = _mm256_setzero_si256(), ms = _mm256_setzero_si256();
+        for (int b = 0; b < 3; b++) {
+            const __m256i mag =
+                _mm256_abs_epi32(csf123_8(_mm256_loadu_si256((const __m256i *)(x[b] + j)), fac[b]));
+            fs = _mm256_add_epi32(fs, scaled_abs_high(mag, k30));
+            ms = _mm256_add_epi32(ms, scaled_abs_high(mag, k15));
+        }
+        _mm256_storeu_si256((__m256i *)(f + j), fs);
+        _mm256_storeu_si256((__m256i *)(m + j), ms);
+    }
+}
+
+/* ---- numerator and denominator ---- */
+
+ALWAYS_INLINE __m256i threshold8(const int32_t *up, const int32_t *mid, const int32_t *down,
+                                 const int32_t *m, int j)
+{
+#define LD(p) _mm256_loadu_si256((const __m256i *)(p))
+    __m256i s = _mm256_add_epi32(_mm256_add_epi32(LD(up + j - 1), LD(up + j)), LD(up + j + 1));
+    s = _mm256_add_epi32(s, _mm256_add_epi32(LD(mid + j - 1), LD(mid + j + 1)));
+    s = _mm256_add_epi32(
+        s, _mm256_add_epi32(_mm256_add_epi32(LD(down + j - 1), LD(down + j)), LD(down + j + 1)));
+    return _mm256_add_epi32(s, LD(m + j));
+#undef LD
+}
+
+/* arithmetic right shift of int64 lanes */
+ALWAYS_INLINE __m256i sra64(__m256i v, __m128i s)
+{
+    const __m256i sign = _mm256_cmpgt_epi64(_mm256_setzero_si256(), v);
+    return _mm256_xor_si256(_mm256_srl_epi64(_mm256_xor_si256(v, sign), s), sign);
+}
+
+/* Σ ((x2 * x + cr) >> cs) over the lanes of x (0 <= x < 2^31), x2 = (int32)((x*x + qr) >> qs),
+ * added to acc (int64 lanes). */
+ALWAYS_INLINE __m256i cube_terms(__m256i acc, __m256i x, __m256i qr, __m128i qs, __m256i cr,
+                                 __m128i cs)
+{
+    const __m256i xo = _mm256_srli_epi64(x, 32);
+    const __m256i x2e = _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(x, x), qr), qs);
+    const __m256i x2o = _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(xo, xo), qr), qs);
+    __m256i pe = _mm256_add_epi64(_mm256_mul_epi32(x2e, x), cr);
+    __m256i po = _mm256_add_epi64(_mm256_mul_epi32(x2o, xo), cr);
+    if (_mm256_testz_si256(x, _mm256_set1_epi32(0x40000000))) {
+        /* x < 2^30: x2 < 2^31, the products are not negative */
+        pe = _mm256_srl_epi64(pe, cs);
+        po = _mm256_srl_epi64(po, cs);
+    } else {
+        pe = sra64(pe, cs);
+        po = sra64(po, cs);
+    }
+    return _mm256_add_epi64(acc, _mm256_add_epi64(pe, po));
+}
+
+ALWAYS_INLINE int64_t hsum64(__m256i v)
+{
+    const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    return (int64_t)((uint64_t)_mm_cvtsi128_si64(s) + (uint64_t)_mm_extract_epi64(s, 1));
+}
+
+static void cm0_avx2(const int16_t *const src[3], const int32_t *f_up, const int32_t *f_mid,
+                     const int32_t *f_down, const int32_t *m, int j0, int j1,
+                     const uint16_t factor[3], const uint32_t cs[3], const uint32_t cr[3],
+                     int64_t acc[3])
+{
+    __m256i sum[3], fac[3], qr[3], crv[3];
+    __m128i qs[3], csv[3], ts[3];
+    for (int b = 0; b < 3; b++) {
+        sum[b] = _mm256_setzero_si256();
+        fac[b] = _mm256_set1_epi32(factor[b]);
+        qr[b] = _mm256_set1_epi64x(ls_adm_cm0_sq_round[b]);
+        qs[b] = _mm_cvtsi32_si128(ls_adm_cm0_sq_shift[b]);
+        crv[b] = _mm256_set1_epi64x(cr[b]);
+        csv[b] = _mm_cvtsi32_si128((int)cs[b]);
+        ts[b] = _mm_cvtsi32_si128(ls_adm_cm0_thr_shift[b]);
+    }
+    for (int j = j0; j < j1; j += 8) {
+        const __m256i valid = first_lanes32(j1 - j);
+        const __m256i thr = threshold8(f_up, f_mid, f_down, m, j);
+        for (int b = 0; b < 3; b++) {
+            const __m256i s = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(src[b] + j)));
+            __m256i x = _mm256_abs_epi32(_mm256_mullo_epi32(s, fac[b]));
+            x = _mm256_sub_epi32(x, _mm256_sll_epi32(thr, ts[b]));
+            x = _mm256_and_si256(_mm256_max_epi32(x, _mm256_setzero_si256()), valid);
+            if (_mm256_testz_si256(x, x))
+                continue;
+            sum[b] = cube_terms(sum[b], x, qr[b], qs[b], crv[b], csv[b]);
+        }
+    }
+    for (int b = 0; b < 3; b++)
+        acc[b] = hsum64(sum[b]);
+}
+
+static void cm123_avx2(const int32_t *const src[3], const int32_t *f_up, const int32_t *f_mid,
+                       const int32_t *f_down, const int32_t *m, int j0, int j1,
+                       const uint32_t factor[3], uint32_t cs, uint32_t cr, int64_t acc[3])
+{
+    __m256i sum[3], fac[3];
+    for (int b = 0; b < 3; b++) {
+        sum[b] = _mm256_setzero_si256();
+        fac[b] = _mm256_set1_epi64x(factor[b]);
+    }
+    const __m256i qr = _mm256_set1_epi64x(1 << 29), crv = _mm256_set1_epi64x(cr);
+    const __m128i qs = _mm_cvtsi32_si128(30), csv = _mm_cvtsi32_si128((int)cs);
+    for (int j = j0; j < j1; j += 8) {
+        const __m256i valid = first_lanes32(j1 - j);
+        const __m256i thr = threshold8(f_up, f_mid, f_down, m, j);
+        for (int b = 0; b < 3; b++) {
+            const __m256i c = csf123_8(_mm256_loadu_si256((const __m256i *)(src[b] + j)), fac[b]);
+            __m256i x = _mm256_sub_epi32(_mm256_abs_epi32(c), thr);
+            x = _mm256_and_si256(_mm256_max_epi32(x, _mm256_setzero_si256()), valid);
+            if (_mm256_testz_si256(x, x))
+                continue;
+            sum[b] = cube_terms(sum[b], x, qr, qs, crv, csv);
+        }
+    }
+    for (int b = 0; b < 3; b++)
+        acc[b] = hsum64(sum[b]);
+}
+
+static void den123_avx2(const int32_t *const band[3], int j0, int j1, int sq, uint32_t cs,
+                        uint32_t cr, uint64_t acc[3])
+{
+    const __m256i sqr = _mm256_set1_epi64x(1ll << sq), crv = _mm256_set1_epi64x(cr);
+    const __m128i sqs = _mm_cvtsi32_si128(sq), csv = _mm_cvtsi32_si128((int)cs);
+    const __m256i min32 = _mm256_set1_epi32(INT32_MIN);
+    for (int b = 0; b < 3; b++) {
+        __m256i s = _mm256_setzero_si256();
+        uint64_t tail = 0;
+        for (int j = j0; j < j1; j += 8) {
+            const __m256i v = _mm256_loadu_si256((const __m256i *)(band[b] + j));
+            const __m256i valid = first_lanes32(j1 - j);
+            if (!_mm256_testz_si256(_mm256_cmpeq_epi32(v, min32), valid)) {
+                /* |INT32_MIN|^2 >> sq needs 33 bits: the reference's arithmetic */
+                for (int jj = j; jj < j1 && jj < j + 8; jj++)
+                    tail += ls_adm_den123_term(band[b][jj], sq, cs, cr);
+                continue;
+            }
+            const __m256i mag = _mm256_and_si256(_mm256_abs_epi32(v), valid);
+            for (int odd = 0; odd < 2; odd++) {
+                const __m256i mm = odd ? _mm256_srli_epi64(mag, 32) : mag;
+                const __m256i q =
+                    _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(mm, mm), sqr), sqs);
+                s = _mm256_add_epi64(
+                    s, _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(q, mm), crv), csv));
+            }
+        }
+        acc[b] = (uint64_t)hsum64(s) + tail;
+    }
+}
+
+static void den0_avx2(const int16_t *const band[3], int j0, int j1, uint64_t acc[3])
+{
+    const __m256i zero = _mm256_setzero_si256();
+    for (int b = 0; b < 3; b++) {
+        __m256i s = zero;
+        for (int j = j0; j < j1; j += 16) {
+            const __m256i mag = _mm256_and_si256(
+                _mm256_abs_epi16(_mm256_loadu_si256((const __m256i *)(band[b] + j))),
+                first_lanes16(j1 - j));
+            const __m256i lo = _mm256_mullo_epi16(mag, mag), hi = _mm256_mulhi_epu16(mag, mag);
+            const __m256i sq[2] = { _mm256_unpacklo_epi16(lo, hi), _mm256_unpackhi_epi16(lo, hi) };
+            const __m256i m1[2] = { _mm256_unpacklo_epi16(mag, zero),
+                                    _mm256_unpackhi_epi16(mag, zero) };
+            for (int g = 0; g < 2; g++) {
+                s = _mm256_add_epi64(s, _mm256_mul_epu32(sq[g], m1[g]));
+                s = _mm256_add_epi64(s, _mm256_mul_epu32(_mm256_srli_epi64(sq[g], 32),
+                                                         _mm256_srli_epi64(m1[g], 32)));
+            }
+        }
+        acc[b] = (uint64_t)hsum64(s);
+    }
+}
+
+void ls_adm_dsp_init_avx2(LsAdmDsp *dsp)
+{
+    dsp->dwt0 = dwt0_avx2;
+    dsp->dwt123 = dwt123_avx2;
+    dsp->decouple0 = decouple0_avx2;
+    dsp->csf0 = csf0_avx2;
+    dsp->cm0 = cm0_avx2;
+    dsp->den0 = den0_avx2;
+    dsp->decouple123 = decouple123_avx2;
+    dsp->csf123 = csf123_avx2;
+    dsp->cm123 = cm123_avx2;
+    dsp->den123 = den123_avx2;
+}

@@ -1,0 +1,665 @@
+/* AVX-512 (F, BW, DQ, VL) variants of the hot ADM row units, bit for bit the C references of
+ * adm_dsp.c; the denominators stay on AVX2. Same arithmetic as adm_avx2.c on twice the lanes,
+ * with what AVX-512 adds: native 64-bit arithmetic shifts, min/max and int64 -> float conversion
+ * (one rounding, as the reference's (float) cast), masks instead of blends, and truncating narrowing
+ * moves for the reference's (int16)/(int32) casts. Rows are padded by the caller (adm.c): vectors
+ * may read and write up to 64 samples past a row's end; sums mask the lanes past the end. */
+#include <immintrin.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "feature/adm.h"
+
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+ALWAYS_INLINE __m512i pair16(int32_t lo, int32_t hi)
+{
+    return _mm512_set1_epi32((int32_t)(((uint32_t)hi << 16) | ((uint32_t)lo & 0xffff)));
+}
+
+/* the first n of 16 lanes (n may exceed 16) */
+ALWAYS_INLINE __mmask16 first16(int n) { return n >= 16 ? 0xffff : (__mmask16)((1u << n) - 1); }
+
+/* 16 int16 from memory, sign-extended */
+ALWAYS_INLINE __m512i load16_i16(const int16_t *p)
+{
+    return _mm512_cvtepi16_epi32(_mm256_loadu_si256((const __m256i *)p));
+}
+
+ALWAYS_INLINE __m512i load16_i32(const int32_t *p) { return _mm512_loadu_si512((const void *)p); }
+
+/* 16 int32 truncated to int16 (the reference's (int16) cast) and stored */
+ALWAYS_INLINE void store16_i16(int16_t *p, __m512i x)
+{
+    _mm256_storeu_si256((__m256i *)p, _mm512_cvtepi32_epi16(x));
+}
+
+/* the low (half 0) or high (half 1) 256 bits */
+ALWAYS_INLINE __m256i half256(__m512i x, int half)
+{
+    return half ? _mm512_extracti64x4_epi64(x, 1) : _mm512_castsi512_si256(x);
+}
+
+/* low 16 bits of each int32, sign-extended */
+ALWAYS_INLINE __m512i wrap16(__m512i x) { return _mm512_srai_epi32(_mm512_slli_epi32(x, 16), 16); }
+
+/* 8 low halves of the 64-bit lanes of lo (outputs 0..7) and hi (8..15), in order */
+ALWAYS_INLINE __m512i join_low_halves(__m512i lo, __m512i hi)
+{
+    return _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(lo)),
+                              _mm512_cvtepi64_epi32(hi), 1);
+}
+
+/* even lanes from the low halves of e, odd lanes from the low halves of o */
+ALWAYS_INLINE __m512i interleave_low_halves(__m512i e, __m512i o)
+{
+    return _mm512_mask_blend_epi32(0xaaaa, e, _mm512_slli_epi64(o, 32));
+}
+
+/* ---- DWT ---- */
+
+static void pad_row16(int16_t *x, int n)
+{
+    x[-1] = x[1];
+    x[n] = x[n - 1];
+    x[n + 1] = x[n - 2];
+}
+
+static void pad_row32(int32_t *x, int n)
+{
+    x[-1] = x[1];
+    x[n] = x[n - 1];
+    x[n + 1] = x[n - 2];
+}
+
+/* The scale 0 vertical pass of input columns [c0, c1): low-pass into lo and, when hi is not NULL,
+ * high-pass into hi, from the same loads. 16-bit samples enter madd as u - 32768 (smaller ones
+ * fit int16 as they are): the offset and the low-pass DC term fold into one constant, and the
+ * int32 wrap of 16-bit input is the reference's. */
+static void vertical0_avx512(const void *const rows[4], int bpc, int c0, int c1, int16_t *lo,
+                             int16_t *hi)
+{
+    const uint32_t r = 1u << (bpc - 1), off = bpc == 16 ? 32768u : 0u;
+    const __m512i flo01 = pair16(15826, 27411), flo23 = pair16(7345, -4240);
+    const __m512i fhi01 = pair16(-4240, -7345), fhi23 = pair16(27411, -15826);
+    const __m512i klo = _mm512_set1_epi32((int32_t)((uint32_t)LS_ADM_LO_SUM * (off - r) + r));
+    const __m512i khi = _mm512_set1_epi32((int32_t)r);
+    const __m128i shift = _mm_cvtsi32_si128(bpc);
+    const __m512i flip = _mm512_set1_epi16((int16_t)off);
+    int j = c0;
+    for (; j + 32 <= c1; j += 32) {
+        __m512i u[4];
+        for (int t = 0; t < 4; t++) {
+            u[t] = bpc == 8 ? _mm512_cvtepu8_epi16(_mm256_loadu_si256(
+                                  (const __m256i *)((const uint8_t *)rows[t] + j)))
+                            : _mm512_loadu_si512((const void *)((const uint16_t *)rows[t] + j));
+            if (off)
+                u[t] = _mm512_xor_si512(u[t], flip);
+        }
+        const __m512i p01l = _mm512_unpacklo_epi16(u[0], u[1]),
+                      p01h = _mm512_unpackhi_epi16(u[0], u[1]);
+        const __m512i p23l = _mm512_unpacklo_epi16(u[2], u[3]),
+                      p23h = _mm512_unpackhi_epi16(u[2], u[3]);
+        for (int pass = 0; pass < (hi ? 2 : 1); pass++) {
+            const __m512i f01 = pass ? fhi01 : flo01, f23 = pass ? fhi23 : flo23;
+            const __m512i k = pass ? khi : klo;
+            int16_t *out = pass ? hi : lo;
+            __m512i sl =
+                _mm512_add_epi32(_mm512_madd_epi16(p01l, f01), _mm512_madd_epi16(p23l, f23));
+            __m512i sh =
+                _mm512_add_epi32(_mm512_madd_epi16(p01h, f01), _mm512_madd_epi16(p23h, f23));
+            sl = _mm512_sra_epi32(_mm512_add_epi32(sl, k), shift);
+            sh = _mm512_sra_epi32(_mm512_add_epi32(sh, k), shift);
+            _mm512_storeu_si512((void *)(out + j), _mm512_packs_epi32(sl, sh));
+        }
+    }
+    for (; j < c1; j++) {
+        uint32_t u[4];
+        for (int t = 0; t < 4; t++)
+            u[t] = bpc == 8 ? ((const uint8_t *)rows[t])[j] : ((const uint16_t *)rows[t])[j];
+        int16_t l, h;
+        ls_adm_dwt0_vertical(u, bpc, &l, &h);
+        lo[j] = l;
+        if (hi)
+            hi[j] = h;
+    }
+}
+
+static void dwt0_avx512(const void *const rows[4], int bpc, int wi, int d0, int d1, void *tmp,
+                        int32_t *a, int16_t *h, int16_t *v, int16_t *d)
+{
+    int16_t *lo = (int16_t *)tmp + 32, *hi = lo + wi + 64;
+    const __m512i flo01 = pair16(15826, 27411), flo23 = pair16(7345, -4240);
+    const __m512i fhi01 = pair16(-4240, -7345), fhi23 = pair16(27411, -15826);
+    /* low-pass over every column (the approximation needs it); high-pass only where details
+     * are wanted: input columns [2 d0 - 1, 2 d1 + 1), the taps of outputs [d0, d1) */
+    if (h) {
+        const int h0 = 2 * d0 - 1 > 0 ? 2 * d0 - 1 : 0, h1 = 2 * d1 + 1 < wi ? 2 * d1 + 1 : wi;
+        vertical0_avx512(rows, bpc, 0, h0, lo, NULL);
+        vertical0_avx512(rows, bpc, h0, h1, lo, hi);
+        vertical0_avx512(rows, bpc, h1, wi, lo, NULL);
+        pad_row16(hi, wi);
+    } else {
+        vertical0_avx512(rows, bpc, 0, wi, lo, NULL);
+    }
+    pad_row16(lo, wi);
+
+    const int w = (wi + 1) / 2;
+    const __m512i rnd = _mm512_set1_epi32(32768);
+    int j;
+#define LD(p) _mm512_loadu_si512((const void *)(p))
+    if (a) {
+        for (j = 0; j < w; j += 16) {
+            const __m512i x1 = LD(lo + 2 * j - 1), x2 = LD(lo + 2 * j + 1);
+            const __m512i s =
+                _mm512_add_epi32(_mm512_madd_epi16(x1, flo01), _mm512_madd_epi16(x2, flo23));
+            _mm512_storeu_si512((void *)(a + j), _mm512_srai_epi32(_mm512_add_epi32(s, rnd), 16));
+        }
+    }
+    if (!h)
+        return;
+    for (j = d0; j < d1; j += 16) {
+        const __m512i l1 = LD(lo + 2 * j - 1), l2 = LD(lo + 2 * j + 1);
+        const __m512i h1 = LD(hi + 2 * j - 1), h2 = LD(hi + 2 * j + 1);
+        const __m512i sv =
+            _mm512_add_epi32(_mm512_madd_epi16(l1, fhi01), _mm512_madd_epi16(l2, fhi23));
+        const __m512i sh =
+            _mm512_add_epi32(_mm512_madd_epi16(h1, flo01), _mm512_madd_epi16(h2, flo23));
+        const __m512i sd =
+            _mm512_add_epi32(_mm512_madd_epi16(h1, fhi01), _mm512_madd_epi16(h2, fhi23));
+        store16_i16(h + j, _mm512_srai_epi32(_mm512_add_epi32(sh, rnd), 16));
+        store16_i16(v + j, _mm512_srai_epi32(_mm512_add_epi32(sv, rnd), 16));
+        store16_i16(d + j, _mm512_srai_epi32(_mm512_add_epi32(sd, rnd), 16));
+    }
+#undef LD
+}
+
+/* true when every lane of the four rows lies in [-32768, 32767] */
+ALWAYS_INLINE bool in_int16_rows(const __m512i x[4])
+{
+    const __m512i bias = _mm512_set1_epi32(32768);
+    const __m512i any = _mm512_or_si512(
+        _mm512_or_si512(_mm512_add_epi32(x[0], bias), _mm512_add_epi32(x[1], bias)),
+        _mm512_or_si512(_mm512_add_epi32(x[2], bias), _mm512_add_epi32(x[3], bias)));
+    return !_mm512_test_epi32_mask(any, _mm512_set1_epi32((int32_t)0xffff0000));
+}
+
+/* Eight outputs (low halves of the 64-bit lanes) of the scale 1..3 horizontal pass from
+ * x1 = t[2j-1 .. 2j+14] and x2 = t[2j+1 .. 2j+16]. */
+ALWAYS_INLINE __m512i htap8(__m512i x1, __m512i x2, const __m512i f[4], __m512i rnd, __m128i sh)
+{
+    __m512i s = _mm512_mul_epi32(x1, f[0]);
+    s = _mm512_add_epi64(s, _mm512_mul_epi32(_mm512_srli_epi64(x1, 32), f[1]));
+    s = _mm512_add_epi64(s, _mm512_mul_epi32(x2, f[2]));
+    s = _mm512_add_epi64(s, _mm512_mul_epi32(_mm512_srli_epi64(x2, 32), f[3]));
+    return _mm512_srl_epi64(_mm512_add_epi64(s, rnd), sh);
+}
+
+static void dwt123_avx512(const int32_t *const rows[4], int scale, int wi, int d0, int d1,
+                          void *tmp, int32_t *a, int32_t *h, int32_t *v, int32_t *d)
+{
+    const int t = scale - 1;
+    int32_t *lo = (int32_t *)tmp + 16, *hi = lo + wi + 48;
+    __m512i flo[4], fhi[4];
+    for (int k = 0; k < 4; k++) {
+        flo[k] = _mm512_set1_epi64(ls_adm_dwt_lo[k]);
+        fhi[k] = _mm512_set1_epi64(ls_adm_dwt_hi[k]);
+    }
+    const __m512i vr = _mm512_set1_epi64(ls_adm_dwt_v_round[t]);
+    const __m128i vs = _mm_cvtsi32_si128(ls_adm_dwt_v_shift[t]);
+    /* low-pass over every column, high-pass only for the taps of outputs [d0, d1) (dwt0) */
+    for (int pass = 0; pass < (h ? 2 : 1); pass++) {
+        const __m512i *f = pass ? fhi : flo;
+        const int c0 = pass && 2 * d0 - 1 > 0 ? 2 * d0 - 1 : 0;
+        const int c1 = pass && 2 * d1 + 1 < wi ? 2 * d1 + 1 : wi;
+        const __m512i f01 = pass ? pair16(-4240, -7345) : pair16(15826, 27411);
+        const __m512i f23 = pass ? pair16(27411, -15826) : pair16(7345, -4240);
+        for (int j = c0; j < c1; j += 16) {
+            __m512i x[4], xo[4];
+            for (int k = 0; k < 4; k++)
+                x[k] = load16_i32(rows[k] + j);
+            if (scale == 1 && in_int16_rows(x)) {
+                /* no rounding or shift at scale 1, and an int16 input sums exactly in int32 */
+                const __m512i low16 = _mm512_set1_epi32(0xffff);
+                const __m512i p01 =
+                    _mm512_or_si512(_mm512_and_si512(x[0], low16), _mm512_slli_epi32(x[1], 16));
+                const __m512i p23 =
+                    _mm512_or_si512(_mm512_and_si512(x[2], low16), _mm512_slli_epi32(x[3], 16));
+                _mm512_storeu_si512(
+                    (void *)((pass ? hi : lo) + j),
+                    _mm512_add_epi32(_mm512_madd_epi16(p01, f01), _mm512_madd_epi16(p23, f23)));
+                continue;
+            }
+            for (int k = 0; k < 4; k++)
+                xo[k] = _mm512_srli_epi64(x[k], 32);
+            __m512i se = _mm512_mul_epi32(x[0], f[0]), so = _mm512_mul_epi32(xo[0], f[0]);
+            for (int k = 1; k < 4; k++) {
+                se = _mm512_add_epi64(se, _mm512_mul_epi32(x[k], f[k]));
+                so = _mm512_add_epi64(so, _mm512_mul_epi32(xo[k], f[k]));
+            }
+            se = _mm512_srl_epi64(_mm512_add_epi64(se, vr), vs);
+            so = _mm512_srl_epi64(_mm512_add_epi64(so, vr), vs);
+            _mm512_storeu_si512((void *)((pass ? hi : lo) + j), interleave_low_halves(se, so));
+        }
+    }
+    pad_row32(lo, wi);
+    if (h)
+        pad_row32(hi, wi);
+
+    const int w = (wi + 1) / 2;
+    const __m512i hr = _mm512_set1_epi64(ls_adm_dwt_h_round[t]);
+    const __m128i hs = _mm_cvtsi32_si128(ls_adm_dwt_h_shift[t]);
+    if (a) {
+        for (int j = 0; j < w; j += 16) {
+            __m512i r8[2];
+            for (int g = 0; g < 2; g++) {
+                const int jj = j + 8 * g;
+                r8[g] =
+                    htap8(load16_i32(lo + 2 * jj - 1), load16_i32(lo + 2 * jj + 1), flo, hr, hs);
+            }
+            _mm512_storeu_si512((void *)(a + j), join_low_halves(r8[0], r8[1]));
+        }
+    }
+    if (!h)
+        return;
+    for (int j = d0; j < d1; j += 16) {
+        __m512i rv[2], rh[2], rd[2];
+        for (int g = 0; g < 2; g++) {
+            const int jj = j + 8 * g;
+            const __m512i l1 = load16_i32(lo + 2 * jj - 1), l2 = load16_i32(lo + 2 * jj + 1);
+            const __m512i h1 = load16_i32(hi + 2 * jj - 1), h2 = load16_i32(hi + 2 * jj + 1);
+            rv[g] = htap8(l1, l2, fhi, hr, hs);
+            rh[g] = htap8(h1, h2, flo, hr, hs);
+            rd[g] = htap8(h1, h2, fhi, hr, hs);
+        }
+        _mm512_storeu_si512((void *)(v + j), join_low_halves(rv[0], rv[1]));
+        _mm512_storeu_si512((void *)(h + j), join_low_halves(rh[0], rh[1]));
+        _mm512_storeu_si512((void *)(d + j), join_low_halves(rd[0], rd[1]));
+    }
+}
+
+/* ---- decoupling ---- */
+
+/* The angle test of adm.md §5.2 on 8 exact floats (as doubles): ot >= 0 and
+ * ot^2 >= (C * oo) * tt in double (the / 4096 scalings cancel exactly). */
+ALWAYS_INLINE __mmask8 angle8(__m512d ot, __m512d oo, __m512d tt)
+{
+    const __m512d c = _mm512_set1_pd((double)LS_ADM_COS_1DEG_SQ);
+    const __m512d rhs = _mm512_mul_pd(_mm512_mul_pd(c, oo), tt);
+    return _mm512_cmp_pd_mask(ot, _mm512_setzero_pd(), _CMP_GE_OQ) &
+           _mm512_cmp_pd_mask(_mm512_mul_pd(ot, ot), rhs, _CMP_GE_OQ);
+}
+
+/* float of int32 lanes whose pattern INT32_MIN stands for +2^31 (adm_avx2.c), as double */
+ALWAYS_INLINE void doubles_of_sum(__m512i x, __m512d out[2])
+{
+    const __mmask16 is_min = _mm512_cmpeq_epi32_mask(x, _mm512_set1_epi32(INT32_MIN));
+    const __m512 f =
+        _mm512_mask_blend_ps(is_min, _mm512_cvtepi32_ps(x), _mm512_set1_ps(2147483648.0f));
+    out[0] = _mm512_cvtps_pd(_mm512_castps512_ps256(f));
+    out[1] = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(f), 1)));
+}
+
+/* trunc(min (pos) or max of rst * egl and t) in double, 16 lanes */
+ALWAYS_INLINE __m512i gain_limit_double(__m512i rst, __m512i t, __mmask16 pos, double egl)
+{
+    const __m512d e = _mm512_set1_pd(egl);
+    __m256i out[2];
+    for (int half = 0; half < 2; half++) {
+        const __m256i r8 = half256(rst, half);
+        const __m256i t8 = half256(t, half);
+        const __m512d g = _mm512_mul_pd(_mm512_cvtepi32_pd(r8), e);
+        const __m512d td = _mm512_cvtepi32_pd(t8);
+        const __m512d val = _mm512_mask_blend_pd((__mmask8)(pos >> (8 * half)),
+                                                 _mm512_max_pd(g, td), _mm512_min_pd(g, td));
+        out[half] = _mm512_cvttpd_epi32(val);
+    }
+    return _mm512_inserti64x4(_mm512_castsi256_si512(out[0]), out[1], 1);
+}
+
+/* Restored values rr of 16 pixels whose reference o and distorted t (int32 lanes, h, v, d) lie in
+ * the int16 range: the scale 0 arithmetic, which for such values equals that of scales 1..3 (no
+ * 15-bit rounding of |o|, every product fits int32). */
+ALWAYS_INLINE void decouple16(const __m512i ob[3], const __m512i tb[3], double egl, bool int_egl,
+                              __m512i rr[3])
+{
+    const __m512i zero = _mm512_setzero_si512(), one15 = _mm512_set1_epi32(32768);
+    const __m512i low15 = _mm512_set1_epi32(0x7fff), rnd = _mm512_set1_epi32(16384);
+    const __m512i low16 = _mm512_set1_epi32(0xffff);
+    /* (h, v) int16 pairs for madd, in pixel order */
+    const __m512i po =
+        _mm512_or_si512(_mm512_and_si512(ob[0], low16), _mm512_slli_epi32(ob[1], 16));
+    const __m512i pt =
+        _mm512_or_si512(_mm512_and_si512(tb[0], low16), _mm512_slli_epi32(tb[1], 16));
+    __m512d ot[2], oo[2], tt[2];
+    doubles_of_sum(_mm512_madd_epi16(po, pt), ot);
+    doubles_of_sum(_mm512_madd_epi16(po, po), oo);
+    doubles_of_sum(_mm512_madd_epi16(pt, pt), tt);
+    const __mmask16 angle =
+        (__mmask16)(angle8(ot[0], oo[0], tt[0]) | ((unsigned)angle8(ot[1], oo[1], tt[1]) << 8));
+    for (int b = 0; b < 3; b++) {
+        const __m512i div = _mm512_i32gather_epi32(_mm512_abs_epi32(ob[b]), ls_adm_div_table, 4);
+        const __mmask16 o_neg = _mm512_cmplt_epi32_mask(ob[b], zero);
+        const __mmask16 o_zero = _mm512_cmpeq_epi32_mask(ob[b], zero);
+        /* t * sign(o), 0 where o == 0 */
+        const __m512i ts = _mm512_maskz_mov_epi32((__mmask16)~o_zero,
+                                                  _mm512_mask_sub_epi32(tb[b], o_neg, zero, tb[b]));
+        /* k = (div * ts + 2^14) >> 15 in int32: div = dh * 2^15 + dl */
+        __m512i k = _mm512_mullo_epi32(_mm512_srli_epi32(div, 15), ts);
+        k = _mm512_add_epi32(
+            k,
+            _mm512_srai_epi32(
+                _mm512_add_epi32(_mm512_mullo_epi32(_mm512_and_si512(div, low15), ts), rnd), 15));
+        k = _mm512_min_epi32(_mm512_max_epi32(k, zero), one15);
+        k = _mm512_mask_mov_epi32(k, o_zero, one15);
+        const __m512i rst =
+            _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(k, ob[b]), rnd), 15);
+        const __mmask16 pos = _mm512_cmpgt_epi32_mask(ob[b], zero);
+        const __mmask16 limit = angle & (__mmask16)~o_zero & _mm512_cmpgt_epi32_mask(k, zero);
+        __m512i lim;
+        if (int_egl) { /* rst * egl is exact in int32 and in double */
+            const __m512i g = _mm512_mullo_epi32(rst, _mm512_set1_epi32((int32_t)egl));
+            lim = _mm512_mask_blend_epi32(pos, _mm512_max_epi32(g, tb[b]),
+                                          _mm512_min_epi32(g, tb[b]));
+        } else {
+            lim = gain_limit_double(rst, tb[b], pos, egl);
+        }
+        rr[b] = _mm512_mask_blend_epi32(limit, rst, lim);
+    }
+}
+
+ALWAYS_INLINE bool integral(double egl) { return egl == (double)(int32_t)egl; }
+
+static void decouple0_avx512(const int16_t *const o[3], const int16_t *const t[3], int c0, int c1,
+                             double egl, int16_t *const r[3], int16_t *const a[3])
+{
+    const bool int_egl = integral(egl);
+    for (int j = c0; j < c1; j += 16) {
+        __m512i ob[3], tb[3], rr[3];
+        for (int b = 0; b < 3; b++) {
+            ob[b] = load16_i16(o[b] + j);
+            tb[b] = load16_i16(t[b] + j);
+        }
+        decouple16(ob, tb, egl, int_egl, rr);
+        for (int b = 0; b < 3; b++) {
+            store16_i16(r[b] + j, rr[b]);
+            store16_i16(a[b] + j, _mm512_sub_epi32(tb[b], rr[b]));
+        }
+    }
+}
+
+/* true when every lane of the six bands lies in [-32768, 32767] */
+ALWAYS_INLINE bool in_int16(const __m512i o[3], const __m512i t[3])
+{
+    const __m512i bias = _mm512_set1_epi32(32768);
+    __m512i any = _mm512_setzero_si512();
+    for (int b = 0; b < 3; b++)
+        any = _mm512_or_si512(
+            any, _mm512_or_si512(_mm512_add_epi32(o[b], bias), _mm512_add_epi32(t[b], bias)));
+    return !_mm512_test_epi32_mask(any, _mm512_set1_epi32((int32_t)0xffff0000));
+}
+
+/* one half (8 pixels, int64 lanes) of the scale 1..3 gain ratio k, clamped to [0, 32768] */
+ALWAYS_INLINE __m512i gain123_8(__m512i div, __m512i t, __mmask8 o_neg, __m512i e)
+{
+    __m512i p = _mm512_mul_epi32(div, t);
+    p = _mm512_mask_sub_epi64(p, o_neg, _mm512_setzero_si512(), p);
+    const __m512i q = _mm512_add_epi64(
+        p, _mm512_sllv_epi64(_mm512_set1_epi64(1), _mm512_add_epi64(e, _mm512_set1_epi64(14))));
+    const __m512i k = _mm512_srav_epi64(q, _mm512_add_epi64(e, _mm512_set1_epi64(15)));
+    return _mm512_min_epi64(_mm512_max_epi64(k, _mm512_setzero_si512()), _mm512_set1_epi64(32768));
+}
+
+static void decouple123_avx512(const int32_t *const o[3], const int32_t *const t[3], int c0, int c1,
+                               double egl, int32_t *const r[3], int32_t *const a[3])
+{
+    const __m512i zero = _mm512_setzero_si512(), one15 = _mm512_set1_epi32(32768);
+    const __m512i rnd64 = _mm512_set1_epi64(16384);
+    const bool int_egl = integral(egl);
+    for (int j = c0; j < c1; j += 16) {
+        __m512i ob[3], tb[3];
+        for (int b = 0; b < 3; b++) {
+            ob[b] = load16_i32(o[b] + j);
+            tb[b] = load16_i32(t[b] + j);
+        }
+        if (in_int16(ob, tb)) {
+            __m512i rr[3];
+            decouple16(ob, tb, egl, int_egl, rr);
+            for (int b = 0; b < 3; b++) {
+                _mm512_storeu_si512((void *)(r[b] + j), rr[b]);
+                _mm512_storeu_si512((void *)(a[b] + j), _mm512_sub_epi32(tb[b], rr[b]));
+            }
+            continue;
+        }
+        unsigned angle = 0;
+        for (int half = 0; half < 2; half++) {
+            const __m512i oh = _mm512_cvtepi32_epi64(half256(ob[0], half));
+            const __m512i ov = _mm512_cvtepi32_epi64(half256(ob[1], half));
+            const __m512i th = _mm512_cvtepi32_epi64(half256(tb[0], half));
+            const __m512i tv = _mm512_cvtepi32_epi64(half256(tb[1], half));
+            /* int64 sums wrap as the reference's; (float) of int64 rounds once */
+            const __m512i ot = _mm512_add_epi64(_mm512_mul_epi32(oh, th), _mm512_mul_epi32(ov, tv));
+            const __m512i oo = _mm512_add_epi64(_mm512_mul_epi32(oh, oh), _mm512_mul_epi32(ov, ov));
+            const __m512i tt = _mm512_add_epi64(_mm512_mul_epi32(th, th), _mm512_mul_epi32(tv, tv));
+            angle |= (unsigned)angle8(_mm512_cvtps_pd(_mm512_cvtepi64_ps(ot)),
+                                      _mm512_cvtps_pd(_mm512_cvtepi64_ps(oo)),
+                                      _mm512_cvtps_pd(_mm512_cvtepi64_ps(tt)))
+                     << (8 * half);
+        }
+        for (int b = 0; b < 3; b++) {
+            const __m512i m = _mm512_abs_epi32(ob[b]); /* |INT32_MIN| = 2^31 as uint32 */
+            /* 15 significant bits: e = bit length - 15 from the exact float of m >> 8 */
+            const __m512i expo = _mm512_srli_epi32(
+                _mm512_castps_si512(_mm512_cvtepi32_ps(_mm512_srli_epi32(m, 8))), 23);
+            const __m512i e =
+                _mm512_max_epi32(_mm512_sub_epi32(expo, _mm512_set1_epi32(127 + 6)), zero);
+            const __m512i half_e = _mm512_srli_epi32(_mm512_sllv_epi32(_mm512_set1_epi32(1), e), 1);
+            const __m512i mm = _mm512_srlv_epi32(_mm512_add_epi32(m, half_e), e);
+            const __m512i div = _mm512_i32gather_epi32(mm, ls_adm_div_table, 4);
+            const __mmask16 o_neg = _mm512_cmplt_epi32_mask(ob[b], zero);
+            const __mmask16 o_zero = _mm512_cmpeq_epi32_mask(ob[b], zero);
+            __m512i kh[2], rh[2];
+            for (int half = 0; half < 2; half++) {
+#define HALF64(x) _mm512_cvtepi32_epi64(half256((x), half))
+                const __m512i k = gain123_8(HALF64(div), HALF64(tb[b]),
+                                            (__mmask8)(o_neg >> (8 * half)), HALF64(e));
+                kh[half] = k;
+                rh[half] = _mm512_srli_epi64(
+                    _mm512_add_epi64(_mm512_mul_epi32(k, HALF64(ob[b])), rnd64), 15);
+#undef HALF64
+            }
+            __m512i k = join_low_halves(kh[0], kh[1]);
+            k = _mm512_mask_mov_epi32(k, o_zero, one15);
+            const __m512i rst = join_low_halves(rh[0], rh[1]); /* o = 0 gives 0, as 32768 * 0 */
+            const __mmask16 pos = _mm512_cmpgt_epi32_mask(ob[b], zero);
+            const __mmask16 limit =
+                (__mmask16)angle & (__mmask16)~o_zero & _mm512_cmpgt_epi32_mask(k, zero);
+            const __m512i rr =
+                _mm512_mask_blend_epi32(limit, rst, gain_limit_double(rst, tb[b], pos, egl));
+            _mm512_storeu_si512((void *)(r[b] + j), rr);
+            _mm512_storeu_si512((void *)(a[b] + j), _mm512_sub_epi32(tb[b], rr));
+        }
+    }
+}
+
+/* ---- CSF ---- */
+
+static void csf0_avx512(const int16_t *const x[3], int c0, int c1, const uint16_t factor[3],
+                        int32_t *f, int32_t *m)
+{
+    const __m512i k30 = _mm512_set1_epi32(4369), k15 = _mm512_set1_epi32(8738);
+    const __m512i r12 = _mm512_set1_epi32(2048);
+    __m512i fac[3], rnd[3];
+    __m128i sh[3];
+    for (int b = 0; b < 3; b++) {
+        fac[b] = _mm512_set1_epi32(factor[b]);
+        rnd[b] = _mm512_set1_epi32(ls_adm_csf0_round[b]);
+        sh[b] = _mm_cvtsi32_si128(ls_adm_csf0_shift[b]);
+    }
+    for (int j = c0; j < c1; j += 16) {
+        __m512i fs = _mm512_setzero_si512(), ms = _mm512_setzero_si512();
+        for (int b = 0; b < 3; b++) {
+            const __m512i c = wrap16(_mm512_sra_epi32(
+                _mm512_add_epi32(_mm512_mullo_epi32(load16_i16(x[b] + j), fac[b]), rnd[b]), sh[b]));
+            const __m512i mag = _mm512_abs_epi32(c);
+            fs = _mm512_add_epi32(
+                fs,
+                wrap16(_mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(mag, k30), r12), 12)));
+            ms = _mm512_add_epi32(
+                ms,
+                wrap16(_mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(mag, k15), r12), 12)));
+        }
+        _mm512_storeu_si512((void *)(f + j), fs);
+        _mm512_storeu_si512((void *)(m + j), ms);
+    }
+}
+
+/* (int32)((factor * x + 2^27) >> 28) with factor uint32 and x int32 (64-bit product) */
+ALWAYS_INLINE __m512i csf123_16(__m512i x, __m512i factor)
+{
+    const __m512i mag = _mm512_abs_epi32(x);
+    const __m512i rnd = _mm512_set1_epi64(1 << 27), zero = _mm512_setzero_si512();
+    __m512i pe = _mm512_mul_epu32(mag, factor);
+    __m512i po = _mm512_mul_epu32(_mm512_srli_epi64(mag, 32), factor);
+    /* the sign of the even (odd) 32-bit lane is the sign of the 64-bit lane shifted up (as is) */
+    const __mmask8 ne = _mm512_cmplt_epi64_mask(_mm512_slli_epi64(x, 32), zero);
+    const __mmask8 no = _mm512_cmplt_epi64_mask(x, zero);
+    pe = _mm512_mask_sub_epi64(pe, ne, zero, pe);
+    po = _mm512_mask_sub_epi64(po, no, zero, po);
+    pe = _mm512_srli_epi64(_mm512_add_epi64(pe, rnd), 28);
+    po = _mm512_srli_epi64(_mm512_add_epi64(po, rnd), 28);
+    return interleave_low_halves(pe, po);
+}
+
+/* (int32)((k * |c| - 2^31) >> 32) with |c| as the reference's int32 abs: the high dwords */
+ALWAYS_INLINE __m512i scaled_abs_high(__m512i mag, __m512i k)
+{
+    const __m512i rnd = _mm512_set1_epi64(LS_ADM_ROUND_MINUS_2_31);
+    const __m512i pe = _mm512_add_epi64(_mm512_mul_epi32(mag, k), rnd);
+    const __m512i po = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(mag, 32), k), rnd);
+    return _mm512_mask_blend_epi32(0xaaaa, _mm512_srli_epi64(pe, 32), po);
+}
+
+static void csf123_avx512(const int32_t *const x[3], int c0, int c1, const uint32_t factor[3],
+                          int32_t *f, int32_t *m)
+{
+    const __m512i k30 = _mm512_set1_epi64(143165577), k15 = _mm512_set1_epi64(286331153);
+    __m512i fac[3];
+    for (int b = 0; b < 3; b++)
+        fac[b] = _mm512_set1_epi64(factor[b]);
+    for (int j = c0; j < c1; j += 16) {
+        __m512i fs = _mm512_setzero_si512(), ms = _mm512_setzero_si512();
+        for (int b = 0; b < 3; b++) {
+            const __m512i mag = _mm512_abs_epi32(csf123_16(load16_i32(x[b] + j), fac[b]));
+            fs = _mm512_add_epi32(fs, scaled_abs_high(mag, k30));
+            ms = _mm512_add_epi32(ms, scaled_abs_high(mag, k15));
+        }
+        _mm512_storeu_si512((void *)(f + j), fs);
+        _mm512_storeu_si512((void *)(m + j), ms);
+    }
+}
+
+/* ---- numerator ---- */
+
+/* sum of the int64 lanes, wrapping like the reference's uint64 accumulation */
+ALWAYS_INLINE int64_t hsum64(__m512i v)
+{
+    const __m256i s4 = _mm256_add_epi64(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+    const __m128i s2 = _mm_add_epi64(_mm256_castsi256_si128(s4), _mm256_extracti128_si256(s4, 1));
+    return (int64_t)((uint64_t)_mm_cvtsi128_si64(s2) + (uint64_t)_mm_extract_epi64(s2, 1));
+}
+
+ALWAYS_INLINE __m512i threshold16(const int32_t *up, const int32_t *mid, const int32_t *down,
+                                  const int32_t *m, int j)
+{
+    __m512i s = _mm512_add_epi32(_mm512_add_epi32(load16_i32(up + j - 1), load16_i32(up + j)),
+                                 load16_i32(up + j + 1));
+    s = _mm512_add_epi32(s, _mm512_add_epi32(load16_i32(mid + j - 1), load16_i32(mid + j + 1)));
+    s = _mm512_add_epi32(
+        s, _mm512_add_epi32(_mm512_add_epi32(load16_i32(down + j - 1), load16_i32(down + j)),
+                            load16_i32(down + j + 1)));
+    return _mm512_add_epi32(s, load16_i32(m + j));
+}
+
+/* Σ ((x2 * x + cr) >> cs) over the lanes of x (0 <= x < 2^31), x2 = (int32)((x*x + qr) >> qs) */
+ALWAYS_INLINE __m512i cube_terms(__m512i acc, __m512i x, __m512i qr, __m128i qs, __m512i cr,
+                                 __m128i cs)
+{
+    const __m512i xo = _mm512_srli_epi64(x, 32);
+    const __m512i x2e = _mm512_srl_epi64(_mm512_add_epi64(_mm512_mul_epu32(x, x), qr), qs);
+    const __m512i x2o = _mm512_srl_epi64(_mm512_add_epi64(_mm512_mul_epu32(xo, xo), qr), qs);
+    const __m512i pe = _mm512_sra_epi64(_mm512_add_epi64(_mm512_mul_epi32(x2e, x), cr), cs);
+    const __m512i po = _mm512_sra_epi64(_mm512_add_epi64(_mm512_mul_epi32(x2o, xo), cr), cs);
+    return _mm512_add_epi64(acc, _mm512_add_epi64(pe, po));
+}
+
+static void cm0_avx512(const int16_t *const src[3], const int32_t *f_up, const int32_t *f_mid,
+                       const int32_t *f_down, const int32_t *m, int j0, int j1,
+                       const uint16_t factor[3], const uint32_t cs[3], const uint32_t cr[3],
+                       int64_t acc[3])
+{
+    __m512i sum[3], fac[3], qr[3], crv[3];
+    __m128i qs[3], csv[3], ts[3];
+    for (int b = 0; b < 3; b++) {
+        sum[b] = _mm512_setzero_si512();
+        fac[b] = _mm512_set1_epi32(factor[b]);
+        qr[b] = _mm512_set1_epi64(ls_adm_cm0_sq_round[b]);
+        qs[b] = _mm_cvtsi32_si128(ls_adm_cm0_sq_shift[b]);
+        crv[b] = _mm512_set1_epi64(cr[b]);
+        csv[b] = _mm_cvtsi32_si128((int)cs[b]);
+        ts[b] = _mm_cvtsi32_si128(ls_adm_cm0_thr_shift[b]);
+    }
+    for (int j = j0; j < j1; j += 16) {
+        const __mmask16 valid = first16(j1 - j);
+        const __m512i thr = threshold16(f_up, f_mid, f_down, m, j);
+        for (int b = 0; b < 3; b++) {
+            __m512i x = _mm512_abs_epi32(_mm512_mullo_epi32(load16_i16(src[b] + j), fac[b]));
+            x = _mm512_sub_epi32(x, _mm512_sll_epi32(thr, ts[b]));
+            x = _mm512_maskz_max_epi32(valid, x, _mm512_setzero_si512());
+            if (!_mm512_test_epi32_mask(x, x))
+                continue;
+            sum[b] = cube_terms(sum[b], x, qr[b], qs[b], crv[b], csv[b]);
+        }
+    }
+    for (int b = 0; b < 3; b++)
+        acc[b] = hsum64(sum[b]);
+}
+
+static void cm123_avx512(const int32_t *const src[3], const int32_t *f_up, const int32_t *f_mid,
+                         const int32_t *f_down, const int32_t *m, int j0, int j1,
+                         const uint32_t factor[3], uint32_t cs, uint32_t cr, int64_t acc[3])
+{
+    __m512i sum[3], fac[3];
+    for (int b = 0; b < 3; b++) {
+        sum[b] = _mm512_setzero_si512();
+        fac[b] = _mm512_set1_epi64(factor[b]);
+    }
+    const __m512i qr = _mm512_set1_epi64(1 << 29), crv = _mm512_set1_epi64(cr);
+    const __m128i qs = _mm_cvtsi32_si128(30), csv = _mm_cvtsi32_si128((int)cs);
+    for (int j = j0; j < j1; j += 16) {
+        const __mmask16 valid = first16(j1 - j);
+        const __m512i thr = threshold16(f_up, f_mid, f_down, m, j);
+        for (int b = 0; b < 3; b++) {
+            const __m512i c = csf123_16(load16_i32(src[b] + j), fac[b]);
+            __m512i x = _mm512_sub_epi32(_mm512_abs_epi32(c), thr);
+            x = _mm512_maskz_max_epi32(valid, x, _mm512_setzero_si512());
+            if (!_mm512_test_epi32_mask(x, x))
+                continue;
+            sum[b] = cube_terms(sum[b], x, qr, qs, crv, csv);
+        }
+    }
+    for (int b = 0; b < 3; b++)
+        acc[b] = hsum64(sum[b]);
+}
+
+void ls_adm_dsp_init_avx512(LsAdmDsp *dsp)
+{
+    dsp->dwt0 = dwt0_avx512;
+    dsp->dwt123 = dwt123_avx512;
+    dsp->decouple0 = decouple0_avx512;
+    dsp->decouple123 = decouple123_avx512;
+    dsp->csf0 = csf0_avx512;
+    dsp->csf123 = csf123_avx512;
+    dsp->cm0 = cm0_avx512;
+    dsp->cm123 = cm123_avx512;
+}
