@@ -151,7 +151,7 @@ typedef struct LsMotionDsp {
 
 void ls_motion_dsp_init(LsMotionDsp *dsp, uint64_t cpu_flags);
 
-/* the reference is also the AVX2 variant's fallback for 16-bit samples */
+/* the reference is also the SIMD variants' fallback for 16-bit samples */
 uint64_t ls_int_motion_sad_c(const void *prev, ptrdiff_t prev_stride, const void *cur,
                              ptrdiff_t cur_stride, unsigned w, unsigned h, unsigned bpc, void *tmp);
 void ls_float_motion_blur_avx2(const void *src, ptrdiff_t src_stride, unsigned bpc, float *dst,
@@ -162,5 +162,8 @@ float ls_float_motion_sad_avx2(const float *a, const float *b, ptrdiff_t stride,
 uint64_t ls_int_motion_sad_avx2(const void *prev, ptrdiff_t prev_stride, const void *cur,
                                 ptrdiff_t cur_stride, unsigned w, unsigned h, unsigned bpc,
                                 void *tmp);
+uint64_t ls_int_motion_sad_avx512(const void *prev, ptrdiff_t prev_stride, const void *cur,
+                                  ptrdiff_t cur_stride, unsigned w, unsigned h, unsigned bpc,
+                                  void *tmp);
 
 #endif

@@ -77,6 +77,7 @@
 #define VM_AND _mm256_and_si256
 #define VM_ANDNOT _mm256_andnot_si256 /* ~a & b */
 #define VM_ANY(m) (!_mm256_testz_si256(m, m))
+#define VM_FULL(m) (_mm256_movemask_ps(_mm256_castsi256_ps(m)) == 0xff) /* every lane */
 #define VM_POPCNT(m)                                                                             \
     ((unsigned)__builtin_popcount((unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(m))))
 #define VM_ADD32(acc, m, v) _mm256_add_epi32(acc, _mm256_and_si256(m, v))

@@ -83,6 +83,7 @@
 #define VM_AND(a, b) ((__mmask16)((a) & (b)))
 #define VM_ANDNOT(a, b) ((__mmask16)(~(a) & (b)))
 #define VM_ANY(m) ((m) != 0)
+#define VM_FULL(m) ((m) == (__mmask16)0xffff) /* every lane */
 #define VM_POPCNT(m) ((unsigned)__builtin_popcount((unsigned)(m)))
 #define VM_ADD32(acc, m, v) _mm512_mask_add_epi32(acc, m, acc, v)
 #define VM_ZERO_OFF(v, m) _mm512_maskz_mov_epi32(m, v) /* 0 outside m */

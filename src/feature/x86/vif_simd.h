@@ -108,21 +108,19 @@ VIF_INLINE void log2_inputs(const int32_t *p1, const int32_t *p2, const int32_t 
     *nd = VD_ADD(d1, nsq);
 }
 
-/* LOG2 of integers >= 2^17 given by the high 32 bits of their doubles (exponent and the 20
- * fraction bits below the leading one; LOG2 reads 15 of them) as T + 2048 (exponent - 1023 -
- * 15), less `bias` * 2048. */
-VIF_INLINE VI log2_of_high(VI hi, int bias)
-{
-    const VI t = table_lookup(VAND(VSRLI32(hi, 5), VSET32(0x7fff)));
-    const VI e = VAND(VSRLI32(hi, 9), VSET32((int32_t)0xfffff800u)); /* exponent << 11 */
-    return VADD32(t, VSUB32(e, VSET32((1023 + 15 + bias) << 11)));
-}
+/* LOG2 of an integer >= 2^17 from the high 32 bits of its double (sign 0, the exponent and
+ * the 20 fraction bits below the leading one, of which LOG2 reads 15) is
+ * T[index] + 2048 (exponent - 1023 - 15). The table terms are summed per lane, and so are the
+ * biased exponents, which batch_run scales once. */
+VIF_INLINE VI log2_table_term(VI hi) { return table_lookup(VAND(VSRLI32(hi, 5), VSET32(0x7fff))); }
+
+VIF_INLINE VI log2_exponent(VI hi) { return VSRLI32(hi, 20); }
 
 /* Adds the terms of the first n batch entries (n a multiple of N32). */
 static void batch_run(Batch *b, unsigned n)
 {
     const VD limit = VD_SET1(b->gain_limit);
-    VI num = VZERO(), den = VZERO();
+    VI num_t = VZERO(), num_e = VZERO(), den_t = VZERO(), den_e = VZERO();
     for (unsigned j = 0; j < n; j += N32) {
         VD nda, n1a, n2a, ndb, n1b, n2b;
         log2_inputs(b->s1 + j, b->s2 + j, b->s12 + j, limit, &nda, &n1a, &n2a);
@@ -131,13 +129,15 @@ static void batch_run(Batch *b, unsigned n)
         const VI hd = VSHUF_ODD32(VD_BITS(nda), VD_BITS(ndb));
         const VI h1 = VSHUF_ODD32(VD_BITS(n1a), VD_BITS(n1b));
         const VI h2 = VSHUF_ODD32(VD_BITS(n2a), VD_BITS(n2b));
-        /* the denominator term is LOG2 - 2048*17 */
-        den = VADD32(den, log2_of_high(hd, 17));
-        num = VADD32(num, VSUB32(log2_of_high(h2, 0), log2_of_high(h1, 0)));
+        den_t = VADD32(den_t, log2_table_term(hd));
+        den_e = VADD32(den_e, log2_exponent(hd));
+        num_t = VADD32(num_t, VSUB32(log2_table_term(h2), log2_table_term(h1)));
+        num_e = VADD32(num_e, VSUB32(log2_exponent(h2), log2_exponent(h1)));
     }
-    /* per lane at most BATCH_CAP / 8 terms, each below 2^17 */
-    b->num_log += hsum32(num);
-    b->den_log += hsum32(den);
+    /* per lane at most BATCH_CAP / 8 terms: table terms below 2^16, exponents below 2^11. The
+     * denominator term is LOG2 - 2048*17, the exponent biases cancel in the numerator. */
+    b->num_log += hsum32(num_t) + 2048 * hsum32(num_e);
+    b->den_log += hsum32(den_t) + 2048 * (hsum32(den_e) - (int64_t)n * (1023 + 15 + 17));
 }
 
 /* Runs the whole vectors of the batch and keeps the rest; with all, pads the rest with entries
@@ -184,13 +184,20 @@ VIF_INLINE void pixel_terms(VI s1, VI s2, VI s12, VM valid, PixAcc *p, Batch *b)
 {
     s2 = VMAX32(s2, VZERO());
     const VM is_log = VM_AND(valid, VM_GT32(s1, VSET32(LS_VIF_SIGMA_NSQ - 1)));
+    /* no numerator term unless sigma12 > 0 and sigma2 > 0: sigma12 = 0 in the batch */
+    const VM has_num = VM_AND(VM_GT32(s12, VZERO()), VM_GT32(s2, VZERO()));
+    if (VM_FULL(is_log)) { /* textured areas: every lane to the batch, as it is */
+        VSTORE(b->s1 + b->n, s1);
+        VSTORE(b->s2 + b->n, s2);
+        VSTORE(b->s12 + b->n, VM_ZERO_OFF(s12, has_num));
+        b->n += N32;
+        return;
+    }
     const VM nonlog = VM_ANDNOT(is_log, valid);
     p->nonlog_lo = VM_ADD32(p->nonlog_lo, nonlog, VAND(s2, VSET32(0xffff)));
     p->nonlog_hi = VM_ADD32(p->nonlog_hi, nonlog, VSRLI32(s2, 16));
     p->nonlog_count = VM_ADD32(p->nonlog_count, nonlog, VSET32(1));
     p->vectors++;
-    /* no numerator term unless sigma12 > 0 and sigma2 > 0: sigma12 = 0 in the batch */
-    const VM has_num = VM_AND(VM_GT32(s12, VZERO()), VM_GT32(s2, VZERO()));
     const VCP cp = VCP_MAKE(is_log);
     VSTORE(b->s1 + b->n, VCOMPRESS(cp, s1));
     VSTORE(b->s2 + b->n, VCOMPRESS(cp, s2));
@@ -539,16 +546,19 @@ VIF_INLINE void vertical_group(Stats *st, int i0, int16_t *hrow0,
     }
 }
 
-/* hi32(a * b + 2^31) per 32-bit lane */
-VIF_INLINE VI mul_round_hi(VI a, VI b)
+/* hi32(a * b + 2^31) + 2^31 per 32-bit lane (mod 2^32): adding 2^63 to the 64-bit product
+ * adds 2^31 to its high half */
+VIF_INLINE VI mul_round_hi_biased(VI a, VI b)
 {
-    const VI round = VSET64(0x80000000ll);
+    const VI round = VSET64((long long)0x8000000080000000ull);
     const VI even = VSRLI64(VADD64(VMULU32(a, b), round), 32);
     const VI odd = VADD64(VMULU32(VSRLI64(a, 32), VSRLI64(b, 32)), round);
     return VBLEND_ODD32(even, odd);
 }
 
-/* sigmas from the eight filtered pieces (each 2^31 low) */
+/* sigmas from the eight filtered pieces (each 2^31 low): the second moment from its high and
+ * low piece is hi + 2^31 + ((lo + 2^31 + 32768) >> 16), and the 2^31 of the high piece
+ * cancels against the bias of mul_round_hi_biased */
 VIF_INLINE void sigmas_from_pieces(const VI s[PIECES_WORDS], VI *s1, VI *s2, VI *s12)
 {
     const VI bias = VSET32((int32_t)0x80000000u), round = VSET32((int32_t)(0x80000000u + 32768));
@@ -556,10 +566,10 @@ VIF_INLINE void sigmas_from_pieces(const VI s[PIECES_WORDS], VI *s1, VI *s2, VI 
     VI v[3];
     UNROLL
     for (unsigned f = 0; f < 3; f++)
-        v[f] = VADD32(VADD32(s[3 + 2 * f], bias), VSRLI32(VADD32(s[2 + 2 * f], round), 16));
-    *s1 = VSUB32(v[0], mul_round_hi(mx, mx));
-    *s2 = VSUB32(v[1], mul_round_hi(my, my));
-    *s12 = VSUB32(v[2], mul_round_hi(mx, my));
+        v[f] = VADD32(s[3 + 2 * f], VSRLI32(VADD32(s[2 + 2 * f], round), 16));
+    *s1 = VSUB32(v[0], mul_round_hi_biased(mx, mx));
+    *s2 = VSUB32(v[1], mul_round_hi_biased(my, my));
+    *s12 = VSUB32(v[2], mul_round_hi_biased(mx, my));
 }
 
 /* The horizontal sums of the eight pieces at hbuf offset `at`, even output columns in e and odd
