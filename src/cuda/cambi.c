@@ -49,17 +49,30 @@ static int setup(LsFex *fex, LsCudaTwin *t)
         err = ls_cuda_twin_upload(t, &p->pos_x, g->pos_x, g->w * sizeof(int32_t));
     if (!err && g->pos_y)
         err = ls_cuda_twin_upload(t, &p->pos_y, g->pos_y, g->h * sizeof(int32_t));
+    /* one block per slot (the skeleton's buffer table is small), carved 256-byte aligned */
     for (unsigned s = 0; s < LS_CUDA_SLOTS && !err; s++) {
         CambiSlot *cs = &p->slot[s];
-        if ((err = ls_cuda_twin_alloc(t, &cs->img, n * sizeof(uint16_t))) ||
-            (err = ls_cuda_twin_alloc(t, &cs->z, n)) || (err = ls_cuda_twin_alloc(t, &cs->mask, n)) ||
-            (err = ls_cuda_twin_alloc(t, &cs->result, sizeof(LsCambiResult))))
-            break;
-        for (int k = 0; k < LS_CAMBI_NUM_SCALES && !err; k++) {
-            const size_t m = (size_t)g->sw[k] * g->sh[k];
-            if (!(err = ls_cuda_twin_alloc(t, &cs->filtered[k], m * sizeof(uint16_t))) &&
-                !(err = ls_cuda_twin_alloc(t, &cs->mv[k], m * sizeof(uint16_t))))
-                err = ls_cuda_twin_alloc(t, &cs->c[k], m * sizeof(float));
+        CUdeviceptr base = 0;
+        for (int pass = 0; pass < 2 && !err; pass++) {
+            size_t off = 0;
+#define TAKE(ptr, bytes)                                                                           \
+    do {                                                                                           \
+        (ptr) = base + off;                                                                        \
+        off += ((size_t)(bytes) + 255) & ~(size_t)255;                                             \
+    } while (0)
+            TAKE(cs->img, n * sizeof(uint16_t));
+            TAKE(cs->z, n);
+            TAKE(cs->mask, n);
+            TAKE(cs->result, sizeof(LsCambiResult));
+            for (int k = 0; k < LS_CAMBI_NUM_SCALES; k++) {
+                const size_t m = (size_t)g->sw[k] * g->sh[k];
+                TAKE(cs->filtered[k], m * sizeof(uint16_t));
+                TAKE(cs->mv[k], m * sizeof(uint16_t));
+                TAKE(cs->c[k], m * sizeof(float));
+            }
+#undef TAKE
+            if (!pass)
+                err = ls_cuda_twin_alloc(t, &base, off);
         }
     }
     if (!err && p->shared_bytes > 48 * 1024)

@@ -73,20 +73,31 @@ static int device_setup(SpeedDevice *d, LsCudaTwin *t)
             err = ls_cuda_twin_upload(t, &d->ay_w, ay->weight,
                                       (size_t)ay->n_out * ay->n_taps * sizeof(float));
     }
+    /* one block per slot (the skeleton's buffer table is small), carved 256-byte aligned */
     for (unsigned s = 0; s < LS_CUDA_SLOTS && !err; s++) {
-        for (unsigned j = 0; j < d->n_jobs && !err; j++) {
-            if ((err = ls_cuda_twin_alloc(t, &d->V[s][j], vert)) ||
-                (err = ls_cuda_twin_alloc(t, &d->D[s][j], dec)) ||
-                (err = ls_cuda_twin_alloc(t, &d->M[s][j], dec)) ||
-                (err = ls_cuda_twin_alloc(t, &d->R[s][j], dec)) ||
-                (err = ls_cuda_twin_alloc(t, &d->K[s][j], mat)) ||
-                (err = ls_cuda_twin_alloc(t, &d->Y[s][j], blocks)) ||
-                (err = ls_cuda_twin_alloc(t, &d->T[s][j], blocks)))
-                break;
-            err = ls_cuda_twin_alloc(t, &d->X[s][j], blocks);
+        CUdeviceptr base = 0;
+        for (int pass = 0; pass < 2 && !err; pass++) {
+            size_t off = 0;
+#define TAKE(ptr, bytes)                                                                           \
+    do {                                                                                           \
+        (ptr) = base + off;                                                                        \
+        off += ((size_t)(bytes) + 255) & ~(size_t)255;                                             \
+    } while (0)
+            for (unsigned j = 0; j < d->n_jobs; j++) {
+                TAKE(d->V[s][j], vert);
+                TAKE(d->D[s][j], dec);
+                TAKE(d->M[s][j], dec);
+                TAKE(d->R[s][j], dec);
+                TAKE(d->K[s][j], mat);
+                TAKE(d->Y[s][j], blocks);
+                TAKE(d->T[s][j], blocks);
+                TAKE(d->X[s][j], blocks);
+            }
+            TAKE(d->res[s], result_bytes(g));
+#undef TAKE
+            if (!pass)
+                err = ls_cuda_twin_alloc(t, &base, off);
         }
-        if (!err)
-            err = ls_cuda_twin_alloc(t, &d->res[s], result_bytes(g));
     }
     return err;
 }
