@@ -104,8 +104,8 @@ if [ "$mode" = v1 ] && [ "${V1_PARITY:-1}" = 1 ]; then
   ctest --test-dir $b -R "fixtures_decompress" >/dev/null 2>&1
   t0=$SECONDS
   $b/tests/test_cuda > "$out/test_cuda.log" 2>&1; echo "test_cuda exit $? ($((SECONDS - t0)) s): $(tail -1 "$out/test_cuda.log")"
-  grep -E "^FAIL|^  " "$out/test_cuda.log" | head -30
-  grep -E "speed|cambi" "$out/test_cuda.log" | grep -c "^ok" | sed 's/^/test_cuda speed\/cambi cases ok: /'
+  grep -aE "^FAIL|^  " "$out/test_cuda.log" | cut -c1-300 | head -15
+  grep -aE "speed|cambi" "$out/test_cuda.log" | grep -c "^ok" | sed 's/^/test_cuda speed\/cambi cases ok: /'
   fx=$b/fixtures
   t0=$SECONDS
   {
@@ -122,7 +122,7 @@ if [ "$mode" = v1 ] && [ "${V1_PARITY:-1}" = 1 ]; then
   sort -o "$out/v1_parity.log" "$out/v1_parity.log"
   echo "v1 parity runs: $(grep -c "\]: " "$out/v1_parity.log"), bit-identical: $(grep -c "parity bit-identical" "$out/v1_parity.log") ($((SECONDS - t0)) s)"
   echo "values compared in the bit-identical runs: $(grep "parity bit-identical" "$out/v1_parity.log" | awk '{s+=$(NF-4)} END {print s}')"
-  echo "not bit-identical or on the CPU:"; grep -v "parity bit-identical" "$out/v1_parity.log" | head -20
+  echo "not bit-identical or on the CPU:"; grep -v "parity bit-identical" "$out/v1_parity.log" | cut -c1-200 | head -20
   # every v1 feature on the GPU: the twins' own timing lines
   LOCKSTEP_CUDA_TIMING=1 $cli -r $gen/v_1920x1080_10_ref.y4m -d $gen/v_1920x1080_10_dis.y4m -m version=vmaf_v1.0.16_3d0h \
     --backend cuda -q -o /dev/null 2>&1 | grep "timing" | sed 's/, per frame.*//' | tee "$out/v1_twins.txt"
