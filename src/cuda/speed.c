@@ -116,8 +116,9 @@ static int device_enqueue(SpeedDevice *d, LsCudaTwin *t, const LsCudaFrame *f,
         .ay_w = d->ay_w, .stride = (int32_t)stride, .bpc = (int32_t)p->bpc,
         .resample = g->resample, .w0 = (int32_t)g->w0, .h0 = (int32_t)g->h0,
         .ws = (int32_t)g->ws, .hs = (int32_t)g->hs, .wd = (int32_t)g->wd, .hd = (int32_t)g->hd,
-        .n1 = p->n_antialias, .aa_off = (int32_t)(p->antialias - ls_speed_antialias_taps),
-        .nm = p->n_mean, .mean_off = (int32_t)(p->mean - ls_float_vif_taps),
+        /* the taps by width: the device's tables are its own copies */
+        .n1 = p->n_antialias, .aa_off = LS_SPEED_ANTIALIAS_OFFSET(p->n_antialias),
+        .nm = p->n_mean, .mean_off = LS_FLOAT_VIF_TAPS_OFFSET(p->n_mean),
     };
     LsSpeedStatsArgs st = { .res = d->res[s], .wd = (int32_t)g->wd, .sw = (int32_t)g->sw,
                             .sh = (int32_t)g->sh, .nb = (int32_t)g->nb, .nbh = (int32_t)g->nbh,
