@@ -4,6 +4,11 @@
 #          generated 1080p/4K pairs at 8/10/12 bit in 4:2:0, 4:2:2, 4:4:4, compute-sanitizer
 #   bench  VMAF v0.6.1 ms/frame, CPU (all cores) and CUDA, and where the CUDA time goes
 #   all    both
+#   opencl the OpenCL twins through NVIDIA's OpenCL driver: build, test_cuda and `--parity cuda`
+#          (the twins share their per-pixel headers with OpenCL), the soft binary64 and fp32
+#          emulation tests on the device, `--parity opencl` with the integer VMAF models and the
+#          psnr twins on every fixture and on generated 1080p/4K pairs (8/10/12 bit, 4:2:0, 4:2:2,
+#          4:4:4), then psnr_hvs and VMAF v0.6.1 at 3840x2160 8-bit: OpenCL, CUDA, CPU
 # usage: bench/device_vmaf.sh MODE OUTDIR   (fixtures in .dev/shared, cJSON in .dev/cjson)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +20,11 @@ jobs=$(nproc)
 export PATH=/usr/local/cuda/bin:$PATH
 export LD_LIBRARY_PATH=$PWD/.dev/cjson/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi -L | tee "$out/device.txt"
+# NVIDIA's OpenCL driver is installed without an ICD entry on these machines
+if [ ! -e /etc/OpenCL/vendors/nvidia.icd ] && ldconfig -p | grep -q libnvidia-opencl.so.1; then
+  mkdir -p /etc/OpenCL/vendors && echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+fi
+export LOCKSTEP_OPENCL_DEVICE=${LOCKSTEP_OPENCL_DEVICE:-NVIDIA}
 
 args=(-DLOCKSTEP_CUDA=ON -DLS_SHARED_DIR="$PWD/.dev/shared"
       -DCJSON_INCLUDE_DIR="$PWD/.dev/cjson/include" -DCJSON_LIBRARY="$PWD/.dev/cjson/lib/libcjson.so")
@@ -71,6 +81,35 @@ if [ "$mode" = check ] || [ "$mode" = all ]; then
   fi
 fi
 
+if [ "$mode" = opencl ]; then
+  ctest --test-dir $b -R "fixtures_decompress" >/dev/null 2>&1
+  fx=$b/fixtures
+  $b/tests/test_cuda > "$out/test_cuda.log" 2>&1; echo "test_cuda exit $?: $(tail -1 "$out/test_cuda.log")"
+  grep -v "^ok" "$out/test_cuda.log" | head -10
+  for t in "test_soft_f64 device" "test_opencl_fp32 device"; do
+    $b/tests/$t > /tmp/t.log 2>&1; echo "$t exit $?: $(tail -1 /tmp/t.log)"; grep FAIL /tmp/t.log | head -5
+  done
+  {
+    python3 tests/opencl_parity.py $cli $fx 0
+    for f in $(ls $fx/*_ref.y4m | sort); do
+      id=$(basename "$f" _ref.y4m)
+      for m in "version=vmaf_v0.6.1" "version=vmaf_v0.6.1neg" "version=vmaf_b_v0.6.3"; do
+        r=$($cli -r "$f" -d $fx/${id}_dis.y4m -m $m --parity cuda -q --threads $jobs 2>&1 | tail -1)
+        echo "$id cuda [$m]: $r"
+      done
+    done
+    for size in 1920x1080 3840x2160; do for fmt in 420 422 444; do for bits in 8 10 12; do
+      w=${size%x*}; h=${size#*x}
+      $b/tools/lockstep-gen -w $w -h $h -p $fmt -b $bits -n 4 $gen/p_ref.y4m $gen/p_dis.y4m
+      r=$($cli -r $gen/p_ref.y4m -d $gen/p_dis.y4m --feature psnr --feature psnr_hvs --parity opencl -q --threads $jobs 2>&1 | tail -1)
+      echo "gen ${size} ${fmt} ${bits}-bit opencl [vmaf_v0.6.1 psnr psnr_hvs]: $r"
+    done; done; done
+  } 2>&1 | tee "$out/parity.log" | grep -E "parity runs|cuda|gen " | grep -v "parity bit-identical" | head -20
+  echo "bit-identical cuda/generated parity runs: $(grep -c 'parity bit-identical' "$out/parity.log")"
+  $cli -r $fx/p01_ref.y4m -d $fx/p01_dis.y4m --parity opencl -q > "$out/parity_p01_opencl.txt" 2>&1
+  tail -3 "$out/parity_p01_opencl.txt"
+fi
+
 # n frames made of 20 generated ones repeated (generating every frame would cost minutes here)
 make_pair() {
   local w=$1 h=$2 bits=$3 n=$4 r=$5 d=$6
@@ -118,4 +157,36 @@ PY
     rm -f $r $d
   done | tee "$out/bench_raw.txt" | awk '{k=$1" "$2" "$3; if ($4==2) {t2[k]=$5} else {printf "%s: %.3f ms/frame (%d frames, whole process %.2f s, best of 3)\n", k, ($5-t2[k])*1000/($4-2), $4, $5}}' | tee "$out/bench.txt"
   cat "$out/profile.txt"
+fi
+
+# OpenCL against CUDA and the CPU at 4K 8-bit: VMAF v0.6.1 (the default run) and psnr_hvs
+if [ "$mode" = opencl ]; then
+  r=$gen/b_ref.y4m; d=$gen/b_dis.y4m
+  n=300
+  make_pair 3840 2160 8 $n $r $d
+  for spec in "vmaf:" "psnr_hvs:-n --feature psnr_hvs"; do
+    name=${spec%%:*}; feats=${spec#*:}
+    for backend in opencl cuda cpu; do
+      m=$n; [ $backend = cpu ] && m=$((n / 2))
+      for t in 2 $m; do
+        best=$(python3 - "$cli" "$r" "$d" "$backend" "$jobs" "$t" $feats <<'PY'
+import subprocess, sys, time
+cli, r, d, backend, jobs, t = sys.argv[1:7]
+best = None
+for _ in range(2):
+    s = time.perf_counter()
+    subprocess.run([cli, "-r", r, "-d", d, "--backend", backend, "--threads", jobs, "-q",
+                    "--frame_cnt", t, "-o", "/dev/null"] + sys.argv[7:], check=True)
+    e = time.perf_counter() - s
+    best = e if best is None or e < best else best
+print(f"{best:.4f}")
+PY
+)
+        echo "3840x2160 8-bit $name $backend $t $best"
+      done
+    done
+  done | tee "$out/bench_raw.txt" | awk '{k=$1" "$2" "$3" "$4; if ($5==2) {t2[k]=$6} else {printf "%s: %.3f ms/frame (%d frames, whole process %.2f s, best of 2)\n", k, ($6-t2[k])*1000/($5-2), $5, $6}}' | tee "$out/bench.txt"
+  LOCKSTEP_OPENCL_TIMING=1 $cli -r $r -d $d --backend opencl --threads $jobs -q -o /dev/null 2> "$out/profile.txt"
+  tail -8 "$out/profile.txt"
+  rm -f $r $d
 fi

@@ -56,6 +56,9 @@ const LsExtractor *const ls_extractors[] = {
 #if LOCKSTEP_HAVE_OPENCL
     &ls_fex_psnr_opencl,
     &ls_fex_psnr_hvs_opencl,
+    &ls_fex_vif_opencl,
+    &ls_fex_adm_opencl,
+    &ls_fex_motion_opencl,
 #endif
     NULL,
 };

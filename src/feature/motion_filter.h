@@ -5,10 +5,12 @@
 #ifndef LOCKSTEP_FEATURE_MOTION_FILTER_H
 #define LOCKSTEP_FEATURE_MOTION_FILTER_H
 
+#include "core/portable.h" /* LS_HD; LS_CONSTANT: device code cannot read host arrays */
+
+#if !defined(LS_OPENCL_C)
 #include <math.h>
 #include <stdint.h>
-
-#include "core/portable.h" /* LS_HD; LS_CONSTANT: device code cannot read host arrays */
+#endif
 
 #define LS_MOTION_MAX_TAPS 5
 #define LS_INT_MOTION_RADIUS 2
@@ -50,6 +52,7 @@ LS_HD static inline int ls_motion_mirror(int idx, int n)
     return idx;
 }
 
+#if !defined(LS_OPENCL_C) /* float_motion's per-sample functions: no OpenCL twin yet */
 /* float_motion sample conversion: (float)v [/ D] + (float)-128, D = 2^(bpc-8) for bpc > 8. */
 LS_HD static inline float ls_float_motion_sample(unsigned v, unsigned bpc, float divisor)
 {
@@ -86,6 +89,8 @@ LS_HD static inline float ls_motion_bilinear_sample(float p11, float p12, float 
     return (1.0f - dy) * (1.0f - dx) * p11 + (1.0f - dy) * dx * p12 + dy * (1.0f - dx) * p21 +
            dy * dx * p22;
 }
+
+#endif
 
 /* Integer motion (pipelined): vertical pass on the difference prev - cur, rounded to the row
  * value; then the horizontal pass of five row values. */

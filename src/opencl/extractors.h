@@ -6,5 +6,8 @@
 
 extern const LsExtractor ls_fex_psnr_opencl;
 extern const LsExtractor ls_fex_psnr_hvs_opencl;
+extern const LsExtractor ls_fex_vif_opencl;
+extern const LsExtractor ls_fex_adm_opencl;
+extern const LsExtractor ls_fex_motion_opencl;
 
 #endif
