@@ -101,8 +101,8 @@ if [ "$mode" = opencl ]; then
     for size in 1920x1080 3840x2160; do for fmt in 420 422 444; do for bits in 8 10 12; do
       w=${size%x*}; h=${size#*x}
       $b/tools/lockstep-gen -w $w -h $h -p $fmt -b $bits -n 4 $gen/p_ref.y4m $gen/p_dis.y4m
-      r=$($cli -r $gen/p_ref.y4m -d $gen/p_dis.y4m --feature psnr --feature psnr_hvs --parity opencl -q --threads $jobs 2>&1 | tail -1)
-      echo "gen ${size} ${fmt} ${bits}-bit opencl [vmaf_v0.6.1 psnr psnr_hvs]: $r"
+      r=$($cli -r $gen/p_ref.y4m -d $gen/p_dis.y4m --feature psnr --feature psnr_hvs --feature float_motion=motion_add_scale1=true --parity opencl -q --threads $jobs 2>&1 | tail -1)
+      echo "gen ${size} ${fmt} ${bits}-bit opencl [vmaf_v0.6.1 psnr psnr_hvs float_motion]: $r"
     done; done; done
   } 2>&1 | tee "$out/parity.log" | grep -E "parity runs|cuda|gen " | grep -v "parity bit-identical" | head -20
   echo "bit-identical cuda/generated parity runs: $(grep -c 'parity bit-identical' "$out/parity.log")"

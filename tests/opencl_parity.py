@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """`lockstep --parity opencl` (the CPU against the OpenCL twins, every value compared by its bits)
 on every public fixture: the integer VMAF models (vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_b_v0.6.3:
-vif, adm and motion on OpenCL) and the other twins (psnr, psnr_hvs), then vif/adm/motion with
-every option of their tables set away from its default on a few fixtures. Where the CPU refuses
+vif, adm and motion on OpenCL) and the other twins (psnr, psnr_hvs, float_motion), then
+vif/adm/motion/float_motion with every option of their tables set away from its default on a few
+fixtures. Where the CPU refuses
 an input (frames too small for the pyramids), the OpenCL run must refuse it with the same text.
 
 usage: opencl_parity.py CLI FIXTURE_DIR [MAX_FRAMES]
@@ -15,19 +16,24 @@ import sys
 import time
 
 MODELS = ["version=vmaf_v0.6.1", "version=vmaf_v0.6.1neg", "version=vmaf_b_v0.6.3"]
-TWINS = ["--feature", "psnr=enable_apsnr=true:enable_mse=true", "--feature", "psnr_hvs"]
+TWINS = ["--feature", "psnr=enable_apsnr=true:enable_mse=true", "--feature", "psnr_hvs",
+         "--feature", "float_motion"]
 # every option of the vif, adm and motion tables, away from its default
 OPTION_SETS = [
     ["--feature", "adm=debug=true:adm_enhn_gain_limit=1.2:adm_csf_mode=1:adm_csf_scale=0.001:"
                   "adm_csf_diag_scale=0.001:adm_skip_aim=true",
      "--feature", "vif=debug=true:vif_enhn_gain_limit=1.3:vif_skip_scale0=true",
-     "--feature", "motion=motion_five_frame_window=true:motion_moving_average=true:debug=true"],
+     "--feature", "motion=motion_five_frame_window=true:motion_moving_average=true:debug=true",
+     "--feature", "float_motion=debug=true:motion_add_uv=true:motion_filter_size=3:"
+                  "motion_fps_weight=1.5"],
     ["--feature", "adm=adm_skip_scale0=true:adm_csf_mode=2:adm_noise_weight=0.05:"
                   "adm_dlm_weight=0.6:adm_min_val=0.1:adm_csf_scale=1.1:adm_csf_diag_scale=0.9",
-     "--feature", "motion=motion_force_zero=true"],
+     "--feature", "motion=motion_force_zero=true", "--feature", "float_motion=motion_force_zero=true"],
     ["--feature", "adm=adm_csf_mode=3:adm_norm_view_dist=1.5:adm_ref_display_height=2160",
      "--feature", "motion=motion_blend_factor=0.5:motion_blend_offset=10:motion_fps_weight=2:"
-                  "motion_max_val=5"],
+                  "motion_max_val=5",
+     "--feature", "float_motion=motion_add_scale1=true:motion_filter_size=1:"
+                  "motion_blend_factor=0.5:motion_blend_offset=10:motion_max_val=5"],
 ]
 OPTION_FIXTURES = ["p01", "p02", "p03"]
 NO_DEVICE = re.compile(r"no OpenCL (platform|device)|cannot load libOpenCL|libOpenCL\.so\.1 lacks")

@@ -6,7 +6,8 @@
  *     half ulp of a, products of two odd 27-bit significands), on cancellations (a - a, a -
  *     nextafter(a)) and on signed zeros;
  *   - int64 -> binary64 (every bit length, ties, INT64_MIN), binary64 -> int64 (truncation),
- *     float -> binary64 (subnormal floats too), and the comparisons < and <=.
+ *     float -> binary64 (subnormal floats too), binary64 -> float (ties too), and the comparisons
+ *     < and <=.
  *   test_soft_f64 host     the header compiled as C
  *   test_soft_f64 device   the same header compiled as OpenCL C on the OpenCL device (exit 77
  *                          without one: "SKIP: ..."), results compared with this CPU's double
@@ -23,9 +24,12 @@
 #include "opencl/opencl.h"
 #endif
 
-enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FROM_I64, OP_TO_I64, OP_LT, OP_LE, OP_FROM_F32, N_OPS };
-static const char *const op_names[N_OPS] = { "add",  "sub",      "mul",      "div",     "from_i64",
-                                             "to_i64", "lt",     "le",       "from_f32" };
+enum {
+    OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FROM_I64, OP_TO_I64, OP_LT, OP_LE, OP_FROM_F32, OP_TO_F32,
+    N_OPS
+};
+static const char *const op_names[N_OPS] = { "add", "sub", "mul",      "div",     "from_i64",
+                                             "to_i64", "lt", "le",     "from_f32", "to_f32" };
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t rnd64(void)
@@ -70,6 +74,12 @@ static uint64_t expected(int op, uint64_t a, uint64_t b)
     case OP_TO_I64: return (uint64_t)(int64_t)x;
     case OP_LT: return x < y;
     case OP_LE: return x <= y;
+    case OP_TO_F32: {
+        const float f = (float)x;
+        uint32_t fb;
+        memcpy(&fb, &f, sizeof(fb));
+        return fb;
+    }
     default: {
         const uint32_t fb = (uint32_t)a;
         float f;
@@ -110,6 +120,12 @@ static uint64_t emulated(int op, uint64_t a, uint64_t b)
     case OP_TO_I64: return (uint64_t)ls_sd_to_i64(a);
     case OP_LT: return (uint64_t)ls_sd_lt(a, b);
     case OP_LE: return (uint64_t)ls_sd_le(a, b);
+    case OP_TO_F32: {
+        const float f = ls_sd_to_f32(a);
+        uint32_t fb;
+        memcpy(&fb, &f, sizeof(fb));
+        return fb;
+    }
     default: {
         const uint32_t fb = (uint32_t)a;
         float f;
@@ -143,6 +159,16 @@ static void make_cases(int op, uint64_t *a, uint64_t *b, size_t n)
             if (kind == 1)
                 x = (double)(int32_t)rnd64() + 0.5;
             a[i] = bits(x);
+            b[i] = 0;
+            continue;
+        }
+        if (op == OP_TO_F32) { /* binary32's normal range, ties (29 dropped bits 1000...) too */
+            uint64_t u = bits(random_double(125));
+            if (kind == 1)
+                u = (u & ~(((uint64_t)1 << 29) - 1)) | ((uint64_t)1 << 28);
+            if (kind == 2)
+                u = bits((double)(int32_t)rnd64() + 0.5);
+            a[i] = u;
             b[i] = 0;
             continue;
         }

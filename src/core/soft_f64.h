@@ -90,6 +90,21 @@ LS_HD static inline ls_u64 ls_sd_from_f32(float f)
     return sign | ((ls_u64)(e - 127 + 1023) << 52) | (frac << 29);
 }
 
+/* The binary32 nearest to a (ties to even), for a zero or in binary32's normal range. */
+LS_HD static inline float ls_sd_to_f32(ls_u64 a)
+{
+    const ls_u32 sign = (ls_u32)(a >> 32) & 0x80000000u;
+    if (ls_sd_is_zero(a))
+        return ls_bits_float(sign);
+    const int e = ls_sd_exp(a) - 1023 + 127; /* binary32 biased exponent */
+    const ls_u64 sig = ls_sd_sig(a), rest = sig & (((ls_u64)1 << 29) - 1);
+    ls_u32 m = (ls_u32)(sig >> 29); /* 24 bits, the hidden one at bit 23 */
+    if (rest > ((ls_u64)1 << 28) || (rest == ((ls_u64)1 << 28) && (m & 1)))
+        m++;
+    /* as in ls_sd_round_pack, a carry out of the significand moves to the next binade */
+    return ls_bits_float(sign | ((((ls_u32)(e - 1)) << 23) + m));
+}
+
 /* Truncation toward zero, as C's conversion, for |a| < 2^63. */
 LS_HD static inline ls_i64 ls_sd_to_i64(ls_u64 a)
 {
@@ -197,6 +212,7 @@ typedef ls_u64 ls_f64;
 LS_HD static inline ls_f64 ls_f64_from_i64(ls_i64 v) { return ls_sd_from_i64(v); }
 LS_HD static inline ls_f64 ls_f64_from_f32(float f) { return ls_sd_from_f32(f); }
 LS_HD static inline ls_i64 ls_f64_to_i64(ls_f64 a) { return ls_sd_to_i64(a); }
+LS_HD static inline float ls_f64_to_f32(ls_f64 a) { return ls_sd_to_f32(a); }
 LS_HD static inline ls_f64 ls_f64_add(ls_f64 a, ls_f64 b) { return ls_sd_add(a, b); }
 LS_HD static inline ls_f64 ls_f64_sub(ls_f64 a, ls_f64 b) { return ls_sd_sub(a, b); }
 LS_HD static inline ls_f64 ls_f64_mul(ls_f64 a, ls_f64 b) { return ls_sd_mul(a, b); }
@@ -209,6 +225,7 @@ typedef double ls_f64;
 LS_HD static inline ls_f64 ls_f64_from_i64(ls_i64 v) { return (double)v; }
 LS_HD static inline ls_f64 ls_f64_from_f32(float f) { return (double)f; }
 LS_HD static inline ls_i64 ls_f64_to_i64(ls_f64 a) { return (ls_i64)a; }
+LS_HD static inline float ls_f64_to_f32(ls_f64 a) { return (float)a; }
 LS_HD static inline ls_f64 ls_f64_add(ls_f64 a, ls_f64 b) { return a + b; }
 LS_HD static inline ls_f64 ls_f64_sub(ls_f64 a, ls_f64 b) { return a - b; }
 LS_HD static inline ls_f64 ls_f64_mul(ls_f64 a, ls_f64 b) { return a * b; }
