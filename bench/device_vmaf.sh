@@ -81,35 +81,6 @@ if [ "$mode" = check ] || [ "$mode" = all ]; then
   fi
 fi
 
-if [ "$mode" = opencl ]; then
-  ctest --test-dir $b -R "fixtures_decompress" >/dev/null 2>&1
-  fx=$b/fixtures
-  $b/tests/test_cuda > "$out/test_cuda.log" 2>&1; echo "test_cuda exit $?: $(tail -1 "$out/test_cuda.log")"
-  grep -v "^ok" "$out/test_cuda.log" | head -10
-  for t in "test_soft_f64 device" "test_opencl_fp32 device"; do
-    $b/tests/$t > /tmp/t.log 2>&1; echo "$t exit $?: $(tail -1 /tmp/t.log)"; grep FAIL /tmp/t.log | head -5
-  done
-  {
-    python3 tests/opencl_parity.py $cli $fx 0
-    for f in $(ls $fx/*_ref.y4m | sort); do
-      id=$(basename "$f" _ref.y4m)
-      for m in "version=vmaf_v0.6.1" "version=vmaf_v0.6.1neg" "version=vmaf_b_v0.6.3"; do
-        r=$($cli -r "$f" -d $fx/${id}_dis.y4m -m $m --parity cuda -q --threads $jobs 2>&1 | tail -1)
-        echo "$id cuda [$m]: $r"
-      done
-    done
-    for size in 1920x1080 3840x2160; do for fmt in 420 422 444; do for bits in 8 10 12; do
-      w=${size%x*}; h=${size#*x}
-      $b/tools/lockstep-gen -w $w -h $h -p $fmt -b $bits -n 4 $gen/p_ref.y4m $gen/p_dis.y4m
-      r=$($cli -r $gen/p_ref.y4m -d $gen/p_dis.y4m --feature psnr --feature psnr_hvs --feature float_motion=motion_add_scale1=true --parity opencl -q --threads $jobs 2>&1 | tail -1)
-      echo "gen ${size} ${fmt} ${bits}-bit opencl [vmaf_v0.6.1 psnr psnr_hvs float_motion]: $r"
-    done; done; done
-  } 2>&1 | tee "$out/parity.log" | grep -E "parity runs|cuda|gen " | grep -v "parity bit-identical" | head -20
-  echo "bit-identical cuda/generated parity runs: $(grep -c 'parity bit-identical' "$out/parity.log")"
-  $cli -r $fx/p01_ref.y4m -d $fx/p01_dis.y4m --parity opencl -q > "$out/parity_p01_opencl.txt" 2>&1
-  tail -3 "$out/parity_p01_opencl.txt"
-fi
-
 # n frames made of 20 generated ones repeated (generating every frame would cost minutes here)
 make_pair() {
   local w=$1 h=$2 bits=$3 n=$4 r=$5 d=$6
@@ -159,10 +130,23 @@ PY
   cat "$out/profile.txt"
 fi
 
-# OpenCL against CUDA and the CPU at 4K 8-bit: VMAF v0.6.1 (the default run) and psnr_hvs
+# OpenCL, most telling first (every step logs under OUTDIR, so a run cut short still reports):
+# the emulation tests on the device, --parity opencl on every fixture, the 4K bench against CUDA
+# and the CPU, --parity cuda (the CUDA twins share vif.h/adm.h/motion_filter.h), test_cuda, and
+# --parity opencl on generated pairs
 if [ "$mode" = opencl ]; then
+  rm -f "$out/cmake.log" "$out/build.log" "$out/device.txt" # built: room for the 8 files back
+  ctest --test-dir $b -R "fixtures_decompress" >/dev/null 2>&1
+  fx=$b/fixtures
+  for t in "test_soft_f64 device" "test_opencl_fp32 device"; do
+    $b/tests/$t > "$out/selftest.log" 2>&1; echo "$t exit $?: $(tail -1 "$out/selftest.log")"
+  done
+  python3 tests/opencl_parity.py $cli $fx 0 > "$out/parity_opencl.log" 2>&1
+  echo "opencl_parity.py exit $?"; tail -12 "$out/parity_opencl.log"
+  $cli -r $fx/p01_ref.y4m -d $fx/p01_dis.y4m --parity opencl -q 2>&1 | tail -3
+
   r=$gen/b_ref.y4m; d=$gen/b_dis.y4m
-  n=300
+  n=${BENCH_FRAMES:-240}
   make_pair 3840 2160 8 $n $r $d
   for spec in "vmaf:" "psnr_hvs:-n --feature psnr_hvs"; do
     name=${spec%%:*}; feats=${spec#*:}
@@ -187,6 +171,30 @@ PY
     done
   done | tee "$out/bench_raw.txt" | awk '{k=$1" "$2" "$3" "$4; if ($5==2) {t2[k]=$6} else {printf "%s: %.3f ms/frame (%d frames, whole process %.2f s, best of 2)\n", k, ($6-t2[k])*1000/($5-2), $5, $6}}' | tee "$out/bench.txt"
   LOCKSTEP_OPENCL_TIMING=1 $cli -r $r -d $d --backend opencl --threads $jobs -q -o /dev/null 2> "$out/profile.txt"
-  tail -8 "$out/profile.txt"
+  LOCKSTEP_OPENCL_TIMING=1 $cli -r $r -d $d -n --feature psnr_hvs --backend opencl --threads $jobs -q -o /dev/null 2>> "$out/profile.txt"
+  cat "$out/profile.txt"
   rm -f $r $d
+
+  {
+    for f in $(ls $fx/*_ref.y4m | sort); do
+      id=$(basename "$f" _ref.y4m)
+      for m in "version=vmaf_v0.6.1" "version=vmaf_v0.6.1neg"; do
+        r=$($cli -r "$f" -d $fx/${id}_dis.y4m -m $m --parity cuda -q --threads $jobs 2>&1 | tail -1)
+        echo "$id cuda [$m]: $r"
+      done
+    done
+  } > "$out/parity_cuda.log" 2>&1
+  echo "cuda parity: $(grep -c 'parity bit-identical' "$out/parity_cuda.log") of $(wc -l < "$out/parity_cuda.log") runs bit-identical (the rest: refusals, listed)"
+  grep -v "parity bit-identical" "$out/parity_cuda.log" | cut -c1-150 | head -8
+  $b/tests/test_cuda > "$out/test_cuda.log" 2>&1; echo "test_cuda exit $?: $(tail -1 "$out/test_cuda.log")"
+  {
+    for size in 1920x1080 3840x2160; do for fmt in 420 422 444; do for bits in 8 10 12; do
+      w=${size%x*}; h=${size#*x}
+      $b/tools/lockstep-gen -w $w -h $h -p $fmt -b $bits -n 3 $gen/p_ref.y4m $gen/p_dis.y4m
+      r=$($cli -r $gen/p_ref.y4m -d $gen/p_dis.y4m --feature psnr --feature psnr_hvs --feature float_motion=motion_add_scale1=true --parity opencl -q --threads $jobs 2>&1 | tail -1)
+      echo "gen ${size} ${fmt} ${bits}-bit opencl [vmaf_v0.6.1 psnr psnr_hvs float_motion]: $r"
+    done; done; done
+  } > "$out/parity_gen.log" 2>&1
+  echo "generated pairs: $(grep -c 'parity bit-identical' "$out/parity_gen.log") of 18 bit-identical"
+  grep -v "parity bit-identical" "$out/parity_gen.log" | cut -c1-200 | head -5
 fi

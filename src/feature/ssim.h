@@ -6,19 +6,23 @@
 #ifndef LOCKSTEP_FEATURE_SSIM_H
 #define LOCKSTEP_FEATURE_SSIM_H
 
+#include "core/portable.h"
+#include "core/soft_f64.h"
+
+#if !defined(LS_OPENCL_C)
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#endif
 
-#include "core/portable.h"
-
-#ifndef __CUDACC__
-#include "core/extractor.h"
+#if !defined(__CUDACC__) && !defined(LS_OPENCL_C)
+#include "core/extractor.h" /* host only */
 #endif
 
 /* ---- float_ssim ---- */
 
+#if !defined(LS_OPENCL_C) /* float_ssim: no OpenCL twin yet */
 #define LS_FLOAT_SSIM_TAPS 11
 
 typedef struct LsFloatSsimOptions {
@@ -109,39 +113,55 @@ LS_HD static inline void ls_float_ssim_position(float mu_r, float mu_d, float e_
     *s = (cov_clamped + c3) / (sig + c3);
 }
 
+#endif
+
 /* ---- integer ssim ---- */
 
 #define LS_SSIM_TAPS 9
 
+#if !defined(LS_OPENCL_C)
 typedef struct LsSsimOptions {
     bool enable_db;
     bool clip_db;
 } LsSsimOptions;
+#endif
 
 /* 2, 9, 28, 55, 68, 55, 28, 9, 2: the reference derives them at run time; they sum to 256. */
 #define LS_SSIM_KERNEL_INIT { 2, 9, 28, 55, 68, 55, 28, 9, 2 }
 
 /* 0.01*0.01 and 0.03*0.03 rounded in double */
-#define LS_SSIM_K1 0x1.a36e2eb1c432dp-14
-#define LS_SSIM_K2 0x1.d7dbf487fcb92p-11
+#define LS_SSIM_K1 LS_F64_C(0x3f1a36e2eb1c432dull, 0x1.a36e2eb1c432dp-14)
+#define LS_SSIM_K2 LS_F64_C(0x3f4d7dbf487fcb92ull, 0x1.d7dbf487fcb92p-11)
 
 /* One position (ssim.md §B.5) from the Gaussian-weighted integer moments, given as doubles (they
  * are integers below 2^49, so exact); w is the kept weight sum (less than 65536 at the borders,
  * where taps are dropped). Returns the term added to the frame's ssim chain; the weight chain
  * adds w. */
-LS_HD static inline double ls_ssim_position(double mx, double my, double xx, double xy, double yy,
-                                            double w, double sample_max)
+LS_HD static inline ls_f64 ls_ssim_position(ls_f64 mx, ls_f64 my, ls_f64 xx, ls_f64 xy, ls_f64 yy,
+                                            ls_f64 w, ls_f64 sample_max)
 {
-    const double c1 = sample_max * sample_max * LS_SSIM_K1 * w * w;
-    const double c2 = sample_max * sample_max * LS_SSIM_K2 * w * w;
-    const double mx2 = mx * mx;
-    const double mxy = mx * my;
-    const double my2 = my * my;
-    const double num = w * (2.0 * mxy + c1) * (c2 + 2.0 * (xy * w - mxy));
-    const double den = (mx2 + my2 + c1) * (xx * w - mx2 + yy * w - my2 + c2);
-    return num / den;
+    /* the binary64 expression of the reference, left to right, through ls_f64
+     * (core/soft_f64.h: double in C and CUDA, its integer emulation in OpenCL C) */
+    const ls_f64 two = LS_F64_C(0x4000000000000000ull, 2.0);
+    const ls_f64 mm = ls_f64_mul(sample_max, sample_max);
+    const ls_f64 c1 = ls_f64_mul(ls_f64_mul(ls_f64_mul(mm, LS_SSIM_K1), w), w);
+    const ls_f64 c2 = ls_f64_mul(ls_f64_mul(ls_f64_mul(mm, LS_SSIM_K2), w), w);
+    const ls_f64 mx2 = ls_f64_mul(mx, mx);
+    const ls_f64 mxy = ls_f64_mul(mx, my);
+    const ls_f64 my2 = ls_f64_mul(my, my);
+    /* w * (2.0 * mxy + c1) * (c2 + 2.0 * (xy * w - mxy)) */
+    const ls_f64 num = ls_f64_mul(ls_f64_mul(w, ls_f64_add(ls_f64_mul(two, mxy), c1)),
+                                  ls_f64_add(c2, ls_f64_mul(two, ls_f64_sub(ls_f64_mul(xy, w), mxy))));
+    /* (mx2 + my2 + c1) * (xx * w - mx2 + yy * w - my2 + c2) */
+    const ls_f64 den = ls_f64_mul(
+        ls_f64_add(ls_f64_add(mx2, my2), c1),
+        ls_f64_add(ls_f64_sub(ls_f64_add(ls_f64_sub(ls_f64_mul(xx, w), mx2), ls_f64_mul(yy, w)),
+                              my2),
+                   c2));
+    return ls_f64_div(num, den);
 }
 
+#if !defined(LS_OPENCL_C)
 /* ---- host scalars shared by the CPU extractors and their twins ---- */
 
 /* The clip_db ceiling (ssim.md §A.9, §B.2) from the stream's luma size and full-depth peak,
@@ -161,7 +181,9 @@ static inline double ls_ssim_to_db(double score, double max_db)
     return db < max_db ? db : max_db;
 }
 
-#ifndef __CUDACC__
+#endif
+
+#if !defined(__CUDACC__) && !defined(LS_OPENCL_C)
 
 /* What the CPU extractors and their GPU twins share besides the math: the checks and refusals
  * (one line through ls_fex_error), the geometry and the score writers. Both read luma only. */
@@ -314,6 +336,6 @@ void ls_ssim_sums_v_16bit_avx2(const void *const ref_rows[LS_SSIM_TAPS],
 void ls_ssim_row_avx2(const double *const v[5], double weight_v, unsigned w, double sample_max,
                       double acc[2]);
 
-#endif /* !__CUDACC__ */
+#endif /* !__CUDACC__ && !LS_OPENCL_C */
 
 #endif

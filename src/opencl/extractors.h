@@ -10,5 +10,6 @@ extern const LsExtractor ls_fex_vif_opencl;
 extern const LsExtractor ls_fex_adm_opencl;
 extern const LsExtractor ls_fex_motion_opencl;
 extern const LsExtractor ls_fex_float_motion_opencl;
+extern const LsExtractor ls_fex_ssim_opencl;
 
 #endif

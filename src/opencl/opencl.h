@@ -110,6 +110,7 @@ extern const LsClSource ls_cl_source_soft_f64_selftest;
 extern const LsClSource ls_cl_source_vif;
 extern const LsClSource ls_cl_source_adm;
 extern const LsClSource ls_cl_source_motion;
+extern const LsClSource ls_cl_source_ssim;
 
 /* Work-group size every kernel of this backend is built for (-DLS_WG): a power of two. */
 #define LS_CL_WG_MAX 256
