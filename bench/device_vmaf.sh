@@ -139,8 +139,9 @@ if [ "$mode" = opencl ]; then
   ctest --test-dir $b -R "fixtures_decompress" >/dev/null 2>&1
   fx=$b/fixtures
   for t in "test_soft_f64 device" "test_opencl_fp32 device"; do
-    $b/tests/$t > "$out/selftest.log" 2>&1; echo "$t exit $?: $(tail -1 "$out/selftest.log")"
+    $b/tests/$t >> "$out/selftest.log" 2>&1; echo "$t exit $?: $(tail -1 "$out/selftest.log")"
   done
+  grep -E "^FAIL" "$out/selftest.log" | head -10
   python3 tests/opencl_parity.py $cli $fx 0 > "$out/parity_opencl.log" 2>&1
   echo "opencl_parity.py exit $?"; tail -12 "$out/parity_opencl.log"
   $cli -r $fx/p01_ref.y4m -d $fx/p01_dis.y4m --parity opencl -q 2>&1 | tail -3
