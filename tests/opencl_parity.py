@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """`lockstep --parity opencl` (the CPU against the OpenCL twins, every value compared by its bits)
 on every public fixture: the integer VMAF models (vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_b_v0.6.3:
-vif, adm and motion on OpenCL) and the other twins (psnr, psnr_hvs, float_motion, ssim), then
-vif/adm/motion/float_motion/ssim with every option of their tables set away from its default on a few
+vif, adm and motion on OpenCL) and the other twins (psnr, psnr_hvs, float_motion, ssim, float_ssim),
+then vif/adm/motion/float_motion/ssim/float_ssim with every option of their tables set away from its default on a few
 fixtures. Where the CPU refuses
 an input (frames too small for the pyramids), the OpenCL run must refuse it with the same text.
 
@@ -17,7 +17,7 @@ import time
 
 MODELS = ["version=vmaf_v0.6.1", "version=vmaf_v0.6.1neg", "version=vmaf_b_v0.6.3"]
 TWINS = ["--feature", "psnr=enable_apsnr=true:enable_mse=true", "--feature", "psnr_hvs",
-         "--feature", "float_motion", "--feature", "ssim"]
+         "--feature", "float_motion", "--feature", "ssim", "--feature", "float_ssim"]
 # every option of the vif, adm and motion tables, away from its default
 OPTION_SETS = [
     ["--feature", "adm=debug=true:adm_enhn_gain_limit=1.2:adm_csf_mode=1:adm_csf_scale=0.001:"
@@ -25,7 +25,8 @@ OPTION_SETS = [
      "--feature", "vif=debug=true:vif_enhn_gain_limit=1.3:vif_skip_scale0=true",
      "--feature", "motion=motion_five_frame_window=true:motion_moving_average=true:debug=true",
      "--feature", "float_motion=debug=true:motion_add_uv=true:motion_filter_size=3:"
-                  "motion_fps_weight=1.5", "--feature", "ssim=enable_db=true:clip_db=true"],
+                  "motion_fps_weight=1.5", "--feature", "ssim=enable_db=true:clip_db=true",
+     "--feature", "float_ssim=enable_lcs=true:enable_db=true:clip_db=true:scale=2"],
     ["--feature", "adm=adm_skip_scale0=true:adm_csf_mode=2:adm_noise_weight=0.05:"
                   "adm_dlm_weight=0.6:adm_min_val=0.1:adm_csf_scale=1.1:adm_csf_diag_scale=0.9",
      "--feature", "motion=motion_force_zero=true", "--feature", "float_motion=motion_force_zero=true"],

@@ -61,6 +61,7 @@ const LsExtractor *const ls_extractors[] = {
     &ls_fex_motion_opencl,
     &ls_fex_float_motion_opencl,
     &ls_fex_ssim_opencl,
+    &ls_fex_float_ssim_opencl,
 #endif
     NULL,
 };

@@ -11,5 +11,6 @@ extern const LsExtractor ls_fex_adm_opencl;
 extern const LsExtractor ls_fex_motion_opencl;
 extern const LsExtractor ls_fex_float_motion_opencl;
 extern const LsExtractor ls_fex_ssim_opencl;
+extern const LsExtractor ls_fex_float_ssim_opencl;
 
 #endif

@@ -87,6 +87,8 @@ int ls_opencl_soft_f64_selftest(int index, int op, const uint64_t *a, const uint
       (cl_command_queue, cl_uint, const cl_event *, cl_event *))                                 \
     X(cl_int, clWaitForEvents, (cl_uint, const cl_event *))                                       \
     X(cl_int, clRetainEvent, (cl_event))                                                          \
+    X(cl_event, clCreateUserEvent, (cl_context, cl_int *))                                        \
+    X(cl_int, clSetUserEventStatus, (cl_event, cl_int))                                           \
     X(cl_int, clReleaseEvent, (cl_event))
 
 #define LS_CL_MEMBER(ret, name, args) ret(CL_API_CALL *name) args;

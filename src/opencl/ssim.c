@@ -55,9 +55,10 @@ static int enqueue(LsFex *fex, LsClTwin *t, const LsClFrame *f)
                            LS_CL_A(sample_max), LS_CL_A(terms), LS_CL_A(partial));
     const cl_ulong n = (cl_ulong)w * h;
     const size_t one = 1;
+    const cl_uint n_chains = 1;
     if (ret >= 0)
         ret = LS_CL_LAUNCH(t, f, K_CHAIN, 1, &one, &one, LS_CL_A(terms), LS_CL_A(n),
-                           LS_CL_A(f->result));
+                           LS_CL_A(n_chains), LS_CL_A(f->result));
     if (ret >= 0) {
         const cl_ulong first = 0;
         const cl_uint n_parts = p->n_groups, n_values = 1, out_index = 1;

@@ -6,9 +6,11 @@
  *     frame slots, each with its own in-order command queue, a pinned staging buffer (allocated
  *     by the driver, CL_MEM_ALLOC_HOST_PTR, mapped once for the whole run) and a device copy of
  *     the planes that the context's twins read (core/frame_pack.h's packed layout). A frame is
- *     packed and uploaded once, by the first twin that needs it; every twin's kernels for that
- *     frame go on the slot's queue after the upload, so frames overlap (packing frame i,
- *     uploading i-1, kernels of i-2) and nothing blocks per frame;
+ *     packed and uploaded once, by the first twin that needs it: a pack thread copies the
+ *     pictures (held until the upload is done) into the staging buffer while the caller goes on,
+ *     and the upload waits for it through a user event; every twin's kernels for that frame go
+ *     on the slot's queue after the upload, so frames overlap (packing frame i, uploading i-1,
+ *     kernels of i-2) and nothing blocks per frame;
  *   - per twin: the program and its kernels, a per-slot device result buffer (zeroed before the
  *     twin's kernels run) read back without blocking into pinned mapped host memory, the
  *     in-order collection of scores (the host waits only for the oldest frame when its slot is
@@ -148,6 +150,6 @@ void ls_cl_twin_close(LsFex *fex);
 /* Fills the backend fields and callbacks of a twin's LsExtractor (init is the twin's own). */
 #define LS_CL_TWIN_EXTRACTOR(desc)                                                                \
     .backend = LOCKSTEP_BACKEND_OPENCL, .backend_desc = &(desc), .extract = ls_cl_twin_extract,   \
-    .flush = ls_cl_twin_flush, .close = ls_cl_twin_close
+    .flush = ls_cl_twin_flush, .close = ls_cl_twin_close, .frames_held = LS_CL_SLOTS
 
 #endif
