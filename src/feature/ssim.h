@@ -170,8 +170,9 @@ LS_HD static inline ls_f64 ls_ssim_position(ls_f64 mx, ls_f64 my, ls_f64 xx, ls_
     const ls_f64 mxy = ls_f64_mul(mx, my);
     const ls_f64 my2 = ls_f64_mul(my, my);
     /* w * (2.0 * mxy + c1) * (c2 + 2.0 * (xy * w - mxy)) */
-    const ls_f64 num = ls_f64_mul(ls_f64_mul(w, ls_f64_add(ls_f64_mul(two, mxy), c1)),
-                                  ls_f64_add(c2, ls_f64_mul(two, ls_f64_sub(ls_f64_mul(xy, w), mxy))));
+    const ls_f64 num =
+        ls_f64_mul(ls_f64_mul(w, ls_f64_add(ls_f64_mul(two, mxy), c1)),
+                   ls_f64_add(c2, ls_f64_mul(two, ls_f64_sub(ls_f64_mul(xy, w), mxy))));
     /* (mx2 + my2 + c1) * (xx * w - mx2 + yy * w - my2 + c2) */
     const ls_f64 den = ls_f64_mul(
         ls_f64_add(ls_f64_add(mx2, my2), c1),

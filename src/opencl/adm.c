@@ -119,7 +119,8 @@ static int setup(LsFex *fex, LsClTwin *t)
     for (unsigned i = 0; i < LS_CL_SLOTS && ret >= 0; i++) {
         ret = ls_cl_twin_alloc(t, &p->block[i], bytes);
         if (ret >= 0)
-            ret = ls_cl_twin_alloc(t, &p->partial[i], (n_partial ? n_partial : 1) * sizeof(cl_long));
+            ret = ls_cl_twin_alloc(t, &p->partial[i],
+                                   (n_partial ? n_partial : 1) * sizeof(cl_long));
     }
     return ret;
 }

@@ -27,8 +27,10 @@ __kernel void ls_adm_dwt0(__global const uchar *frame, ulong ref_off, ulong dis_
     if (j >= w || i >= P(H))
         return;
     __global const uchar *src = frame + (img ? dis_off : ref_off);
-    const int32_t lo[4] = { ls_adm_dwt_lo[0], ls_adm_dwt_lo[1], ls_adm_dwt_lo[2], ls_adm_dwt_lo[3] };
-    const int32_t hf[4] = { ls_adm_dwt_hi[0], ls_adm_dwt_hi[1], ls_adm_dwt_hi[2], ls_adm_dwt_hi[3] };
+    const int32_t lo[4] = { ls_adm_dwt_lo[0], ls_adm_dwt_lo[1], ls_adm_dwt_lo[2],
+                            ls_adm_dwt_lo[3] };
+    const int32_t hf[4] = { ls_adm_dwt_hi[0], ls_adm_dwt_hi[1], ls_adm_dwt_hi[2],
+                            ls_adm_dwt_hi[3] };
     int16_t xl[4], xh[4];
     for (int k = 0; k < 4; k++) {
         const int c = ls_adm_dwt_index(j, k, wi);
@@ -57,8 +59,10 @@ __kernel void ls_adm_dwt123(__global uchar *block, __global const ulong *offs,
         return;
     const int t = scale - 1;
     __global const int *src = (__global const int *)(block + src_offs[LS_ADM_O_APPROX + img]);
-    const int32_t lo[4] = { ls_adm_dwt_lo[0], ls_adm_dwt_lo[1], ls_adm_dwt_lo[2], ls_adm_dwt_lo[3] };
-    const int32_t hf[4] = { ls_adm_dwt_hi[0], ls_adm_dwt_hi[1], ls_adm_dwt_hi[2], ls_adm_dwt_hi[3] };
+    const int32_t lo[4] = { ls_adm_dwt_lo[0], ls_adm_dwt_lo[1], ls_adm_dwt_lo[2],
+                            ls_adm_dwt_lo[3] };
+    const int32_t hf[4] = { ls_adm_dwt_hi[0], ls_adm_dwt_hi[1], ls_adm_dwt_hi[2],
+                            ls_adm_dwt_hi[3] };
     int32_t xl[4], xh[4];
     for (int k = 0; k < 4; k++) {
         const int c = ls_adm_dwt_index(j, k, wi);

@@ -78,7 +78,8 @@ static int enqueue(LsFex *fex, LsClTwin *t, const LsClFrame *f)
     for (unsigned j = 0; j < s->n_planes && ret >= 0; j++) {
         const cl_uint w = s->w[j], h = s->h[j];
         const size_t local[2] = { t->dev->wg, 1 };
-        const size_t global[2] = { (w + TILE_W - 1) / TILE_W * local[0], (h + TILE_H - 1) / TILE_H };
+        const size_t global[2] = { (w + TILE_W - 1) / TILE_W * local[0],
+                                   (h + TILE_H - 1) / TILE_H };
         ret = LS_CL_LAUNCH(t, f, K_BLUR, 2, global, local, LS_CL_A(f->input), LS_CL_A(f->ref[j]),
                            LS_CL_A(p->blur[cur][j]), LS_CL_A(w), LS_CL_A(h), LS_CL_A(bpc),
                            LS_CL_A(n_taps), LS_CL_A(taps), LS_CL_A(divisor));

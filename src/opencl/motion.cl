@@ -39,7 +39,8 @@ __kernel void ls_int_motion_sad(__global const uchar *prev, __global const uchar
         long acc = 0;
         for (int k = 0; k < 5; k++) {
             const int yy = ls_motion_mirror(y - R + k, h);
-            const int d = motion_sample(prev, w_, bpc, xc, yy) - motion_sample(cur, w_, bpc, xc, yy);
+            const int d =
+                motion_sample(prev, w_, bpc, xc, yy) - motion_sample(cur, w_, bpc, xc, yy);
             acc += (long)ls_int_motion_filter[k] * d;
         }
         v[r][c] = ls_int_motion_vertical_round(acc, bpc);

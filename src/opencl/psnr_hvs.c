@@ -64,7 +64,8 @@ static int enqueue(LsFex *fex, LsClTwin *t, const LsClFrame *f)
         const cl_int plane = (cl_int)i;
         const cl_ulong terms_offset = p->terms_offset[i];
         const size_t global = n_blocks;
-        ret = LS_CL_LAUNCH(t, f, K_TERMS, 1, &global, &p->terms_wg, LS_CL_A(f->input), LS_CL_A(f->ref[i]),
+        ret = LS_CL_LAUNCH(t, f, K_TERMS, 1, &global, &p->terms_wg, LS_CL_A(f->input),
+                           LS_CL_A(f->ref[i]),
                            LS_CL_A(f->dis[i]), LS_CL_A(pitch), LS_CL_A(blocks_x),
                            LS_CL_A(n_blocks), LS_CL_A(bytes_per_sample), LS_CL_A(plane),
                            LS_CL_A(terms), LS_CL_A(terms_offset));

@@ -50,7 +50,8 @@ static int enqueue(LsFex *fex, LsClTwin *t, const LsClFrame *f)
     memcpy(&sample_max, &s->sample_max, sizeof(sample_max)); /* ls_f64's bits */
     const size_t global[2] = { w, h };
     const cl_mem terms = p->terms[f->slot], partial = p->partial[f->slot];
-    int ret = LS_CL_LAUNCH(t, f, K_TERMS, 2, global, p->group, LS_CL_A(f->input), LS_CL_A(f->ref[0]),
+    int ret = LS_CL_LAUNCH(t, f, K_TERMS, 2, global, p->group, LS_CL_A(f->input),
+                           LS_CL_A(f->ref[0]),
                            LS_CL_A(f->dis[0]), LS_CL_A(w), LS_CL_A(h), LS_CL_A(bpc),
                            LS_CL_A(sample_max), LS_CL_A(terms), LS_CL_A(partial));
     const cl_ulong n = (cl_ulong)w * h;

@@ -9,8 +9,10 @@
 #include "opencl/twin.h"
 
 /* kernels per sample kind and scale, as in src/cuda/vif.c */
-enum { K_STATS_8, K_STATS_16, K_DEC_8 = K_STATS_16 + LS_VIF_SCALES, K_DEC_16, K_REDUCE = K_DEC_16 + 3,
-       K_COUNT };
+enum {
+    K_STATS_8, K_STATS_16, K_DEC_8 = K_STATS_16 + LS_VIF_SCALES, K_DEC_16,
+    K_REDUCE = K_DEC_16 + 3, K_COUNT
+};
 static const char *const kernel_names[K_COUNT] = {
     "ls_vif_stats_8",      "ls_vif_stats_16_0",    "ls_vif_stats_16_1",    "ls_vif_stats_16_2",
     "ls_vif_stats_16_3",   "ls_vif_decimate_8",    "ls_vif_decimate_16_1", "ls_vif_decimate_16_2",

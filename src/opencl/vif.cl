@@ -87,14 +87,13 @@ static inline void vif_stats(__global const uchar *ref, __global const uchar *di
     __kernel void name(__global const uchar *ref_base, ulong ref_off,                             \
                        __global const uchar *dis_base, ulong dis_off,                             \
                        __global const ushort *table, __global long *partial, ulong part_off,      \
-                       uint w, uint h, ulong sq_round, ulong gain_limit, uint mu_shift, uint mu_round,            \
-                       uint sq_shift)                                                             \
+                       uint w, uint h, ulong sq_round, ulong gain_limit, uint mu_shift,           \
+                       uint mu_round, uint sq_shift)                                              \
     {                                                                                             \
         __local uint v[5][VIF_TILE_H][VIF_COLS];                                                  \
         __local long scratch[LS_WG];                                                              \
         vif_stats(ref_base + ref_off, dis_base + dis_off, table, partial + part_off, w, h,        \
-                  sq_round,                                                                       \
-                  gain_limit, mu_shift, mu_round, sq_shift, bytes, scale, v, scratch);            \
+                  sq_round, gain_limit, mu_shift, mu_round, sq_shift, bytes, scale, v, scratch);  \
     }
 LS_VIF_STATS(ls_vif_stats_8, 1, 0)
 LS_VIF_STATS(ls_vif_stats_16_0, 0, 0)
@@ -111,7 +110,8 @@ static inline void vif_decimate(__global const uchar *src, __global ushort *dst,
 {
     const int R = 8 >> next, WIDTH = 2 * R + 1;
     const int w = (int)w_, h = (int)h_, ow = w / 2, oh = h / 2, lid = (int)get_local_id(0);
-    const int x0 = (int)get_group_id(0) * VIF_DEC_TILE_W, y0 = (int)get_group_id(1) * VIF_DEC_TILE_H;
+    const int x0 = (int)get_group_id(0) * VIF_DEC_TILE_W;
+    const int y0 = (int)get_group_id(1) * VIF_DEC_TILE_H;
     const int n_out = min(ow - x0, VIF_DEC_TILE_W), rows = min(oh - y0, VIF_DEC_TILE_H);
     const int cols = 2 * (n_out - 1) + 2 * R + 1;
     for (int i = lid; i < cols * rows; i += LS_WG) {
@@ -119,8 +119,8 @@ static inline void vif_decimate(__global const uchar *src, __global ushort *dst,
         const int xs = ls_vif_reflect(2 * x0 - R + c, w), y = 2 * (y0 + row);
         uint acc = 0;
         for (int k = 0; k < WIDTH; k++)
-            acc += (uint)ls_vif_taps[next][k] * vif_sample(src, w_, xs, ls_vif_reflect(y - R + k, h),
-                                                           bytes);
+            acc += (uint)ls_vif_taps[next][k] *
+                   vif_sample(src, w_, xs, ls_vif_reflect(y - R + k, h), bytes);
         t[row][c] = (ushort)((acc + mu_round) >> mu_shift);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
