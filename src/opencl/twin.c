@@ -62,6 +62,7 @@ struct LsClFrames {
     pthread_mutex_t lock;
     pthread_cond_t wake;
     unsigned jobs[LS_CL_SLOTS], n_jobs; /* slots to pack, in order */
+    cl_event pack_event[LS_CL_SLOTS];    /* each job's reference to its slot's user event */
     int stop, sync_up;
     int timing;
     unsigned frames;
@@ -113,9 +114,11 @@ static void *pack_thread(void *arg)
         ls_frame_pack(&F->packer, &F->layout, s->host, &s->held[0], &s->held[1]);
         if (F->timing)
             F->pack_ms += now_ms() - t0;
-        /* a failure here leaves the upload waiting on a failed event: it fails, and so does the
-         * wait for it, which reports the frame's error */
-        F->dev.cl->clSetUserEventStatus(s->packed, CL_COMPLETE);
+        /* the job's own reference: the caller may release the slot's as soon as the upload this
+         * completes is done, while this call may still be using the event */
+        const cl_event packed = F->pack_event[k];
+        F->dev.cl->clSetUserEventStatus(packed, CL_COMPLETE);
+        F->dev.cl->clReleaseEvent(packed);
         pthread_mutex_lock(&F->lock);
     }
     pthread_mutex_unlock(&F->lock);
@@ -286,7 +289,9 @@ static int frames_acquire(LsClFrames *F, unsigned index, const VmafPicture *ref,
             cl->clSetUserEventStatus(s->packed, CL_COMPLETE);
             LS_CL_TRY(err, err_len, "clEnqueueWriteBuffer(frame)", rc);
         }
+        cl->clRetainEvent(s->packed);
         pthread_mutex_lock(&F->lock);
+        F->pack_event[k] = s->packed;
         F->jobs[F->n_jobs++] = k; /* at most one per slot: the slot was idle */
         pthread_cond_signal(&F->wake);
         pthread_mutex_unlock(&F->lock);
