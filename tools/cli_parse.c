@@ -11,7 +11,8 @@ static const char usage_text[] =
     "Usage: %s [options]\n"
     "\n"
     "Inputs (Y4M is detected from its signature; raw YUV needs -w -h -p -b):\n"
-    "  -r, --reference PATH      reference video (.y4m or raw .yuv, - for stdin)\n"
+    "  -r, --reference PATH      reference video (.y4m, raw .yuv, or with FFmpeg's libraries a\n"
+    "                            container: .mp4, .mkv, ...; - for stdin)\n"
     "  -d, --distorted PATH      distorted video\n"
     "  -w, --width N             raw YUV: luma width\n"
     "  -h, --height N            raw YUV: luma height\n"
@@ -71,7 +72,8 @@ static const char usage_text[] =
     "  --list-extractors         print the extractors built in, with their backend\n"
     "  --help                    this text\n"
     "\n"
-    "Exit status: 0 success, 1 usage error, 3 --parity found differences, 255 any other error.\n";
+    "Exit status: 0 success, 1 usage error, 3 --parity found differences, 255 any other error.\n"
+    "Containers: %s\n";
 
 static const char *argv0 = "lockstep";
 
@@ -405,7 +407,16 @@ void cli_parse(int argc, char **argv, CliSettings *s)
             break;
         case OPT_AOM_CTC: apply_preset(s, "aom_ctc", optarg); break;
         case OPT_NFLX_CTC: apply_preset(s, "nflx_ctc", optarg); break;
-        case OPT_HELP: printf(usage_text, argv0); exit(0);
+        case OPT_HELP: {
+            char versions[128], containers[192];
+            if (ls_input_decodes_containers(versions, sizeof(versions)))
+                snprintf(containers, sizeof(containers), "read through %s", versions);
+            else
+                snprintf(containers, sizeof(containers),
+                         "none (built without FFmpeg's libavformat, libavcodec, libavutil)");
+            printf(usage_text, argv0, containers);
+            exit(0);
+        }
         case OPT_LIST: {
             enum LockstepBackend b;
             const char *name;
