@@ -11,6 +11,7 @@
 #include "frame_reader.h"
 #include "input/input.h"
 #include "lockstep/lockstep.h"
+#include "report_html.h"
 
 #define EXIT_RUNTIME 255
 
@@ -433,6 +434,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "problem flushing context: %s\n", lockstep_last_error());
         goto out;
     }
+    const double seconds = seconds_since(t0);
     /* without a report file the pooled scores are the result (stdout); with one, a terminal
      * shows them too, as the vmaf tool does */
     FILE *scores = !s.output_path ? stdout : tty ? stderr : NULL;
@@ -442,9 +444,17 @@ int main(int argc, char **argv)
         goto out;
     if (s.no_prediction && !s.output_path && !twin)
         print_feature_means(ctx, &s, n);
+    /* the page first: a run whose page cannot be written leaves no report either */
+    const HtmlRun page = { ctx, n, &s, ri, di, argc, argv, seconds };
+    if (s.html_path && html_report_write(&page, s.html_path, err, sizeof(err))) {
+        fprintf(stderr, "%s\n", err);
+        goto out;
+    }
     if (s.output_path &&
         vmaf_write_output_with_format(ctx, s.output_path, s.fmt, s.score_format)) {
         fprintf(stderr, "%s\n", lockstep_last_error());
+        if (s.html_path && strcmp(s.html_path, "-"))
+            unlink(s.html_path);
         goto out;
     }
     ret = twin ? report_parity(ctx, twin, n, lockstep_backend_name(s.parity_backend)) : 0;
