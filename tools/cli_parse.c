@@ -11,7 +11,8 @@ static const char usage_text[] =
     "Usage: %s [options]\n"
     "\n"
     "Inputs (Y4M is detected from its signature; raw YUV needs -w -h -p -b):\n"
-    "  -r, --reference PATH      reference video (.y4m or raw .yuv, - for stdin)\n"
+    "  -r, --reference PATH      reference video (.y4m, raw .yuv, or with FFmpeg's libraries a\n"
+    "                            container: .mp4, .mkv, ...; - for stdin)\n"
     "  -d, --distorted PATH      distorted video\n"
     "  -w, --width N             raw YUV: luma width\n"
     "  -h, --height N            raw YUV: luma height\n"
@@ -50,6 +51,8 @@ static const char usage_text[] =
     "  -o, --output PATH         write the report here (without it, the pooled scores are printed)\n"
     "  --xml | --json | --csv | --sub   report format (default XML; the last one wins)\n"
     "  --precision N|max|full|legacy    score format: %%.Ng, %%.17g, or %%.6f\n"
+    "  --html PATH               also write a self-contained HTML page of the run: inputs,\n"
+    "                            settings, pooled scores, worst frames, per-frame plots\n"
     "Frames:\n"
     "  --frame_cnt N             score at most N frame pairs\n"
     "  --frame_skip_ref N        skip the first N reference frames\n"
@@ -71,7 +74,8 @@ static const char usage_text[] =
     "  --list-extractors         print the extractors built in, with their backend\n"
     "  --help                    this text\n"
     "\n"
-    "Exit status: 0 success, 1 usage error, 3 --parity found differences, 255 any other error.\n";
+    "Exit status: 0 success, 1 usage error, 3 --parity found differences, 255 any other error.\n"
+    "Containers: %s\n";
 
 static const char *argv0 = "lockstep";
 
@@ -305,7 +309,7 @@ static void parse_precision(CliSettings *s, const char *arg)
 enum {
     OPT_FEATURE = 256, OPT_XML, OPT_JSON, OPT_CSV, OPT_SUB, OPT_PRECISION, OPT_THREADS,
     OPT_FRAME_CNT, OPT_SKIP_REF, OPT_SKIP_DIST, OPT_SUBSAMPLE, OPT_GPUMASK, OPT_BACKEND, OPT_GPU,
-    OPT_PARITY, OPT_HELP, OPT_LIST, OPT_AOM_CTC, OPT_NFLX_CTC,
+    OPT_PARITY, OPT_HELP, OPT_LIST, OPT_AOM_CTC, OPT_NFLX_CTC, OPT_HTML,
 };
 
 static const struct option long_opts[] = {
@@ -340,6 +344,7 @@ static const struct option long_opts[] = {
     { "list-extractors", no_argument, NULL, OPT_LIST },
     { "aom_ctc", required_argument, NULL, OPT_AOM_CTC },
     { "nflx_ctc", required_argument, NULL, OPT_NFLX_CTC },
+    { "html", required_argument, NULL, OPT_HTML },
     { NULL, 0, NULL, 0 },
 };
 
@@ -405,7 +410,17 @@ void cli_parse(int argc, char **argv, CliSettings *s)
             break;
         case OPT_AOM_CTC: apply_preset(s, "aom_ctc", optarg); break;
         case OPT_NFLX_CTC: apply_preset(s, "nflx_ctc", optarg); break;
-        case OPT_HELP: printf(usage_text, argv0); exit(0);
+        case OPT_HTML: s->html_path = optarg; break;
+        case OPT_HELP: {
+            char versions[128], containers[192];
+            if (ls_input_decodes_containers(versions, sizeof(versions)))
+                snprintf(containers, sizeof(containers), "read through %s", versions);
+            else
+                snprintf(containers, sizeof(containers),
+                         "none (built without FFmpeg's libavformat, libavcodec, libavutil)");
+            printf(usage_text, argv0, containers);
+            exit(0);
+        }
         case OPT_LIST: {
             enum LockstepBackend b;
             const char *name;

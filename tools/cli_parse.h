@@ -30,6 +30,7 @@ typedef struct CliModel {
 
 typedef struct CliSettings {
     const char *ref_path, *dist_path, *output_path;
+    const char *html_path;             /* --html: the page of the run (report_html.h) */
     LsRawParams raw;
     bool raw_given;
     enum VmafOutputFormat fmt;

@@ -11,6 +11,7 @@
 #include "frame_reader.h"
 #include "input/input.h"
 #include "lockstep/lockstep.h"
+#include "report_html.h"
 
 #define EXIT_RUNTIME 255
 
@@ -18,6 +19,20 @@ static const char *fmt_name(enum VmafPixelFormat f)
 {
     const char *name = ls_pix_fmt_name(f);
     return name ? name : "unknown";
+}
+
+/* FFmpeg's name of a layout: yuv420p, yuv422p10le, gray12le ... */
+static const char *ffmpeg_pix_fmt(const LsVideoInfo *i, char *buf, size_t len)
+{
+    const char *base = i->fmt == VMAF_PIX_FMT_YUV400P   ? "gray"
+                       : i->fmt == VMAF_PIX_FMT_YUV422P ? "yuv422p"
+                       : i->fmt == VMAF_PIX_FMT_YUV444P ? "yuv444p"
+                                                        : "yuv420p";
+    if (i->bpc > 8)
+        snprintf(buf, len, "%s%ule", base, i->bpc);
+    else
+        snprintf(buf, len, "%s", base);
+    return buf;
 }
 
 /* One line for all the problems, in the vmaf tool's words. A common bit depth (--aom_ctc v6.0+)
@@ -36,6 +51,12 @@ static int check_compatible(const LsVideoInfo *r, const LsVideoInfo *d, bool com
     if (r->bpc != d->bpc && !common_bitdepth && used < sizeof(msg))
         used += (size_t)snprintf(msg + used, sizeof(msg) - used, "; bitdepths do not match: %u, %u",
                                  r->bpc, d->bpc), problems++;
+    /* pictures are scored as they are: scaling or converting is the user's choice */
+    char pix_fmt[32];
+    if (problems && used < sizeof(msg))
+        snprintf(msg + used, sizeof(msg) - used, " (scale or convert one of them first, e.g. "
+                 "ffmpeg -i dist.mp4 -vf scale=%u:%u -pix_fmt %s -f yuv4mpegpipe -strict -1 - | "
+                 "lockstep ... -d -)", r->w, r->h, ffmpeg_pix_fmt(r, pix_fmt, sizeof(pix_fmt)));
     if (problems)
         fprintf(stderr, "videos are incompatible, %d problem%s%s\n", problems, problems > 1 ? "s" : "",
                 msg);
@@ -265,13 +286,55 @@ static void print_feature_means(VmafContext *ctx, const CliSettings *s, unsigned
     }
 }
 
-static void progress(unsigned count, struct timespec t0)
+static double seconds_since(struct timespec t0)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
-    const double secs = (double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) * 1e-9;
-    fprintf(stderr, "\r%u frame%s %.2f FPS\033[K", count, count > 1 ? "s" : " ",
-            secs > 0 ? count / secs : 0.0);
+    return (double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) * 1e-9;
+}
+
+/* The frames this run will score, for the time left: 0 when not known (pipes); *exact is false
+ * when it comes from a container's duration. */
+static uint64_t frames_expected(const LsVideoInfo *r, const LsVideoInfo *d, const CliSettings *s,
+                                bool *exact)
+{
+    const LsVideoInfo *in[2] = { r, d };
+    const unsigned skip[2] = { s->skip_ref, s->skip_dist };
+    uint64_t n = 0;
+    *exact = true;
+    for (unsigned k = 0; k < 2; k++) {
+        if (!in[k]->frame_count)
+            continue;
+        const uint64_t left = in[k]->frame_count > skip[k] ? in[k]->frame_count - skip[k] : 0;
+        if (!n || left < n)
+            n = left;
+        *exact = *exact && in[k]->frame_count_exact;
+    }
+    if (s->frame_cnt && (!n || s->frame_cnt < n)) {
+        *exact = *exact && n;
+        n = s->frame_cnt;
+    }
+    return n;
+}
+
+static void progress(unsigned count, uint64_t expected, bool exact, struct timespec t0)
+{
+    const double secs = seconds_since(t0), fps = secs > 0 ? count / secs : 0.0;
+    char left[48] = "";
+    if (expected >= count && fps > 0) {
+        const unsigned long long eta = (unsigned long long)((double)(expected - count) / fps + 0.5);
+        if (eta >= 3600)
+            snprintf(left, sizeof(left), ", %s%llu:%02llu:%02llu left", exact ? "" : "~",
+                     eta / 3600, eta / 60 % 60, eta % 60);
+        else
+            snprintf(left, sizeof(left), ", %s%llu:%02llu left", exact ? "" : "~", eta / 60,
+                     eta % 60);
+    }
+    if (expected >= count)
+        fprintf(stderr, "\r%u/%s%llu frames %.2f FPS%s\033[K", count, exact ? "" : "~",
+                (unsigned long long)expected, fps, left);
+    else
+        fprintf(stderr, "\r%u frame%s %.2f FPS\033[K", count, count > 1 ? "s" : " ", fps);
     fflush(stderr);
 }
 
@@ -313,6 +376,8 @@ int main(int argc, char **argv)
         goto out;
     }
 
+    bool exact;
+    const uint64_t expected = frames_expected(ri, di, &s, &exact);
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     unsigned n = 0;
@@ -326,7 +391,7 @@ int main(int argc, char **argv)
         if (r == 0)
             break;
         if (tty)
-            progress(n + 1, t0);
+            progress(n + 1, expected, exact, t0);
         if (twin) {
             VmafPicture ref2, dist2;
             if (vmaf_picture_alloc(&ref2, ri->fmt, bpc, ri->w, ri->h) ||
@@ -369,6 +434,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "problem flushing context: %s\n", lockstep_last_error());
         goto out;
     }
+    const double seconds = seconds_since(t0);
     /* without a report file the pooled scores are the result (stdout); with one, a terminal
      * shows them too, as the vmaf tool does */
     FILE *scores = !s.output_path ? stdout : tty ? stderr : NULL;
@@ -378,9 +444,17 @@ int main(int argc, char **argv)
         goto out;
     if (s.no_prediction && !s.output_path && !twin)
         print_feature_means(ctx, &s, n);
+    /* the page first: a run whose page cannot be written leaves no report either */
+    const HtmlRun page = { ctx, n, &s, ri, di, argc, argv, seconds };
+    if (s.html_path && html_report_write(&page, s.html_path, err, sizeof(err))) {
+        fprintf(stderr, "%s\n", err);
+        goto out;
+    }
     if (s.output_path &&
         vmaf_write_output_with_format(ctx, s.output_path, s.fmt, s.score_format)) {
         fprintf(stderr, "%s\n", lockstep_last_error());
+        if (s.html_path && strcmp(s.html_path, "-"))
+            unlink(s.html_path);
         goto out;
     }
     ret = twin ? report_parity(ctx, twin, n, lockstep_backend_name(s.parity_backend)) : 0;

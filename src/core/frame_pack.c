@@ -1,4 +1,4 @@
-/* Packed frame layout and the row-copy pool (cuda_frames.h). */
+/* Packed frame layout and the row-copy pool (frame_pack.h), shared by the CUDA and OpenCL twins. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>

@@ -98,6 +98,11 @@ static void format_score(char *buf, size_t len, const char *fmt, double v)
     snprintf(buf, len, z > 6 ? "%.16f" : "%.6f", v);
 }
 
+void ls_format_score(char *buf, size_t len, const char *score_format, double v)
+{
+    format_score(buf, len, score_format, v);
+}
+
 const char *lockstep_precision_format(const char *precision)
 {
     static const char *const digits[] = { "%.1g", "%.2g", "%.3g", "%.4g", "%.5g", "%.6g",

@@ -19,6 +19,10 @@ typedef struct LsOutputInfo {
 /* The name a feature is shown under in reports (libvmaf's alias map). */
 const char *ls_output_alias(const char *name);
 
+/* A score as the reports write it: score_format ("%.17g"), or NULL for libvmaf's %.6f/%.16f
+ * rule. Also for the CLI's HTML report, whose numbers are the JSON report's. */
+void ls_format_score(char *buf, size_t len, const char *score_format, double v);
+
 int ls_write_output(const LsOutputInfo *info, const char *path, enum VmafOutputFormat fmt);
 
 #endif
