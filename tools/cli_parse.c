@@ -52,6 +52,9 @@ static const char usage_text[] =
     "  --precision N|max|full|legacy    score format: %%.Ng, %%.17g, or %%.6f\n"
     "Frames:\n"
     "  --frame_cnt N             score at most N frame pairs\n"
+    "  --frame_range A:B         score frames A..B-1 only (a shard), each as the whole run scores\n"
+    "                            it (temporal features read the frames around); -o then writes a\n"
+    "                            shard report (JSON, exact) for `%s merge`\n"
     "  --frame_skip_ref N        skip the first N reference frames\n"
     "  --frame_skip_dist N       skip the first N distorted frames\n"
     "  --subsample N             score every N-th frame only\n"
@@ -70,6 +73,11 @@ static const char usage_text[] =
     "  -v, --version             print the version and exit\n"
     "  --list-extractors         print the extractors built in, with their backend\n"
     "  --help                    this text\n"
+    "\n"
+    "\n"
+    "%s merge [-o PATH] [--xml|--json|--csv|--sub] [--precision P] [-q] SHARD.json...\n"
+    "                            the report of the whole video from its shards' reports (any\n"
+    "                            order): the same bytes as one run's, but for fps\n"
     "\n"
     "Exit status: 0 success, 1 usage error, 3 --parity found differences, 255 any other error.\n";
 
@@ -183,6 +191,7 @@ static void parse_model(CliSettings *s, const char *arg)
         usage_error("A maximum of %s models are supported", "32");
     CliModel *m = &s->model[s->n_models];
     memset(m, 0, sizeof(*m));
+    m->arg = arg;
     snprintf(m->buf, sizeof(m->buf), "%s", arg); /* libvmaf considers the first 1024 characters */
     m->name = "vmaf";
     char *next = m->buf;
@@ -291,6 +300,8 @@ static void apply_preset(CliSettings *s, const char *option, const char *version
     usage_error(msg, version);
 }
 
+static void parse_frame_range(CliSettings *s, const char *arg);
+
 static void parse_precision(CliSettings *s, const char *arg)
 {
     s->score_format = lockstep_precision_format(arg);
@@ -305,7 +316,7 @@ static void parse_precision(CliSettings *s, const char *arg)
 enum {
     OPT_FEATURE = 256, OPT_XML, OPT_JSON, OPT_CSV, OPT_SUB, OPT_PRECISION, OPT_THREADS,
     OPT_FRAME_CNT, OPT_SKIP_REF, OPT_SKIP_DIST, OPT_SUBSAMPLE, OPT_GPUMASK, OPT_BACKEND, OPT_GPU,
-    OPT_PARITY, OPT_HELP, OPT_LIST, OPT_AOM_CTC, OPT_NFLX_CTC,
+    OPT_PARITY, OPT_HELP, OPT_LIST, OPT_AOM_CTC, OPT_NFLX_CTC, OPT_FRAME_RANGE,
 };
 
 static const struct option long_opts[] = {
@@ -329,6 +340,7 @@ static const struct option long_opts[] = {
     { "precision", required_argument, NULL, OPT_PRECISION },
     { "threads", required_argument, NULL, OPT_THREADS },
     { "frame_cnt", required_argument, NULL, OPT_FRAME_CNT },
+    { "frame_range", required_argument, NULL, OPT_FRAME_RANGE },
     { "frame_skip_ref", required_argument, NULL, OPT_SKIP_REF },
     { "frame_skip_dist", required_argument, NULL, OPT_SKIP_DIST },
     { "subsample", required_argument, NULL, OPT_SUBSAMPLE },
@@ -378,13 +390,14 @@ void cli_parse(int argc, char **argv, CliSettings *s)
         case 'v': fprintf(stderr, "%s\n", vmaf_version()); exit(0);
         case 'c': s->cpumask = parse_unsigned(optarg, "--cpumask"); break;
         case OPT_FEATURE: parse_feature(s, optarg); break;
-        case OPT_XML: s->fmt = VMAF_OUTPUT_FORMAT_XML; break;
-        case OPT_JSON: s->fmt = VMAF_OUTPUT_FORMAT_JSON; break;
-        case OPT_CSV: s->fmt = VMAF_OUTPUT_FORMAT_CSV; break;
-        case OPT_SUB: s->fmt = VMAF_OUTPUT_FORMAT_SUB; break;
+        case OPT_XML: s->fmt = VMAF_OUTPUT_FORMAT_XML; s->fmt_given = true; break;
+        case OPT_JSON: s->fmt = VMAF_OUTPUT_FORMAT_JSON; s->fmt_given = true; break;
+        case OPT_CSV: s->fmt = VMAF_OUTPUT_FORMAT_CSV; s->fmt_given = true; break;
+        case OPT_SUB: s->fmt = VMAF_OUTPUT_FORMAT_SUB; s->fmt_given = true; break;
         case OPT_PRECISION: parse_precision(s, optarg); break;
         case OPT_THREADS: s->threads = parse_unsigned(optarg, "--threads"); break;
         case OPT_FRAME_CNT: s->frame_cnt = parse_unsigned(optarg, "--frame_cnt"); break;
+        case OPT_FRAME_RANGE: parse_frame_range(s, optarg); break;
         case OPT_SKIP_REF: s->skip_ref = parse_unsigned(optarg, "--frame_skip_ref"); break;
         case OPT_SKIP_DIST: s->skip_dist = parse_unsigned(optarg, "--frame_skip_dist"); break;
         case OPT_SUBSAMPLE: s->subsample = parse_unsigned(optarg, "--subsample"); break;
@@ -405,7 +418,7 @@ void cli_parse(int argc, char **argv, CliSettings *s)
             break;
         case OPT_AOM_CTC: apply_preset(s, "aom_ctc", optarg); break;
         case OPT_NFLX_CTC: apply_preset(s, "nflx_ctc", optarg); break;
-        case OPT_HELP: printf(usage_text, argv0); exit(0);
+        case OPT_HELP: printf(usage_text, argv0, argv0, argv0); exit(0);
         case OPT_LIST: {
             enum LockstepBackend b;
             const char *name;
@@ -434,6 +447,7 @@ void cli_parse(int argc, char **argv, CliSettings *s)
         memset(m, 0, sizeof(*m));
         m->version = "vmaf_v0.6.1";
         m->name = "vmaf";
+        m->arg = "version=vmaf_v0.6.1";
     }
     for (unsigned i = 0; i < s->n_models; i++)
         for (unsigned j = 0; j < i; j++)
@@ -443,5 +457,114 @@ void cli_parse(int argc, char **argv, CliSettings *s)
     if (!s->n_features && !s->n_models)
         usage_error("%s", "Nothing to compute with -n/--no_prediction: add --feature NAME (e.g. "
                           "--feature psnr) or a model (-m)");
+    if (s->sharded && s->parity)
+        usage_error("%s", "--frame_range and --parity cannot be combined: compare whole runs");
+    if (s->sharded && s->output_path && s->fmt_given && s->fmt != VMAF_OUTPUT_FORMAT_JSON)
+        usage_error("%s", "--frame_range writes a shard report (JSON): give --xml, --csv or --sub "
+                          "to `lockstep merge`");
+    if (s->sharded && s->output_path && s->score_format)
+        usage_error("%s", "--frame_range writes every score exactly: give --precision to "
+                          "`lockstep merge`");
+}
+
+static void parse_frame_range(CliSettings *s, const char *arg)
+{
+    const char *colon = strchr(arg, ':');
+    char first[32];
+    if (!colon || (size_t)(colon - arg) >= sizeof(first))
+        usage_error("Invalid value \"%s\" for --frame_range: expected FIRST:END, frame numbers "
+                    "from 0 with END after FIRST (0:100 is the first 100 frames)", arg);
+    memcpy(first, arg, (size_t)(colon - arg));
+    first[colon - arg] = 0;
+    s->range_first = parse_unsigned(first, "--frame_range's FIRST");
+    s->range_end = parse_unsigned(colon + 1, "--frame_range's END");
+    if (s->range_end <= s->range_first)
+        usage_error("Invalid value \"%s\" for --frame_range: END must come after FIRST (the "
+                    "range is FIRST..END-1)", arg);
+    s->sharded = true;
+}
+
+/* Appends " FLAG VALUE" (or "FLAG VALUE" at the start) to buf; cut at len. */
+static void append(char *buf, size_t len, const char *flag, const char *value)
+{
+    const size_t used = strlen(buf);
+    snprintf(buf + used, len - used, "%s%s%s%s", used ? " " : "", flag, value ? " " : "",
+             value ? value : "");
+}
+
+static void append_unsigned(char *buf, size_t len, const char *flag, unsigned value)
+{
+    char v[16];
+    snprintf(v, sizeof(v), "%u", value);
+    append(buf, len, flag, v);
+}
+
+void cli_shard_settings(const CliSettings *s, char *buf, size_t len)
+{
+    buf[0] = 0;
+    for (unsigned i = 0; i < s->n_models; i++)
+        append(buf, len, "-m", s->model[i].arg);
+    for (unsigned i = 0; i < s->n_features; i++)
+        append(buf, len, "--feature", s->feature[i].arg);
+    if (s->no_prediction)
+        append(buf, len, "-n", NULL);
+    if (s->subsample > 1)
+        append_unsigned(buf, len, "--subsample", s->subsample);
+    if (s->skip_ref)
+        append_unsigned(buf, len, "--frame_skip_ref", s->skip_ref);
+    if (s->skip_dist)
+        append_unsigned(buf, len, "--frame_skip_dist", s->skip_dist);
+    if (s->frame_cnt)
+        append_unsigned(buf, len, "--frame_cnt", s->frame_cnt);
+    if (s->common_bitdepth)
+        append(buf, len, "--common_bitdepth", NULL);
+    if (s->raw_given) {
+        const char *fmt = ls_pix_fmt_name(s->raw.fmt);
+        append_unsigned(buf, len, "-w", s->raw.w);
+        append_unsigned(buf, len, "-h", s->raw.h);
+        append(buf, len, "-p", fmt ? fmt : "?");
+        append_unsigned(buf, len, "-b", s->raw.bpc);
+    }
+}
+
+void cli_parse_merge(int argc, char **argv, CliMergeSettings *m)
+{
+    static const struct option merge_opts[] = {
+        { "output", required_argument, NULL, 'o' },
+        { "quiet", no_argument, NULL, 'q' },
+        { "xml", no_argument, NULL, OPT_XML },
+        { "json", no_argument, NULL, OPT_JSON },
+        { "csv", no_argument, NULL, OPT_CSV },
+        { "sub", no_argument, NULL, OPT_SUB },
+        { "precision", required_argument, NULL, OPT_PRECISION },
+        { "help", no_argument, NULL, OPT_HELP },
+        { NULL, 0, NULL, 0 },
+    };
+    memset(m, 0, sizeof(*m));
+    argv0 = "lockstep merge";
+    m->fmt = VMAF_OUTPUT_FORMAT_XML;
+    opterr = 0;
+    optind = 1;
+    CliSettings precision = { 0 };
+    int c;
+    while ((c = getopt_long(argc, argv, ":o:q", merge_opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': m->output_path = optarg; break;
+        case 'q': m->quiet = true; break;
+        case OPT_XML: m->fmt = VMAF_OUTPUT_FORMAT_XML; break;
+        case OPT_JSON: m->fmt = VMAF_OUTPUT_FORMAT_JSON; break;
+        case OPT_CSV: m->fmt = VMAF_OUTPUT_FORMAT_CSV; break;
+        case OPT_SUB: m->fmt = VMAF_OUTPUT_FORMAT_SUB; break;
+        case OPT_PRECISION: parse_precision(&precision, optarg); break;
+        case OPT_HELP: printf(usage_text, "lockstep", "lockstep", "lockstep"); exit(0);
+        case ':': usage_error("Option %s needs a value", argv[optind - 1]); break;
+        default: usage_error("Unknown option: %s", argv[optind - 1]); break;
+        }
+    }
+    m->score_format = precision.score_format;
+    m->shards = (const char *const *)argv + optind;
+    m->n_shards = (unsigned)(argc - optind);
+    if (!m->n_shards)
+        usage_error("%s", "no shard reports given: lockstep merge [-o PATH] SHARD.json...");
 }
 

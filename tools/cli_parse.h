@@ -19,6 +19,7 @@ typedef struct CliFeature {
 
 /* --model ITEM[:ITEM...] (model.md §9) */
 typedef struct CliModel {
+    const char *arg;                   /* as given */
     char buf[1025];                    /* the argument's first 1024 characters, cut into items */
     const char *version, *path, *name; /* version wins when both are given */
     uint64_t flags;                    /* enum VmafModelFlags */
@@ -33,6 +34,7 @@ typedef struct CliSettings {
     LsRawParams raw;
     bool raw_given;
     enum VmafOutputFormat fmt;
+    bool fmt_given;
     const char *score_format;          /* NULL: libvmaf's default rule */
     CliFeature feature[CLI_MAX_FEATURES];
     unsigned n_features;
@@ -46,10 +48,27 @@ typedef struct CliSettings {
     enum LockstepBackend parity_backend;
     bool quiet, no_prediction;
     bool common_bitdepth;              /* --aom_ctc v6.0+: the lower-depth input is shifted up */
+    bool sharded;                      /* --frame_range FIRST:END */
+    unsigned range_first, range_end;
 } CliSettings;
+
+/* lockstep merge SHARD.json... */
+typedef struct CliMergeSettings {
+    const char *const *shards;
+    unsigned n_shards;
+    const char *output_path;
+    enum VmafOutputFormat fmt;
+    const char *score_format;
+    bool quiet;
+} CliMergeSettings;
 
 /* Exits with status 1 and a message on usage errors; --help and --version exit 0. */
 void cli_parse(int argc, char **argv, CliSettings *s);
+/* argv[0] is "merge"; exits as cli_parse does. */
+void cli_parse_merge(int argc, char **argv, CliMergeSettings *m);
+/* The settings a shard report records (lockstep_write_shard): every flag that changes a score
+ * or which frames are scored, in a fixed order. */
+void cli_shard_settings(const CliSettings *s, char *buf, size_t len);
 /* A fresh option dictionary for the feature (vmaf_use_feature consumes it). */
 int cli_feature_options(const CliFeature *f, VmafFeatureDictionary **dict);
 

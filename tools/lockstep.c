@@ -1,6 +1,8 @@
 /* lockstep: the command-line tool, a thin client of the public API (vmaf tool flags). */
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,56 +215,107 @@ static int report_parity(VmafContext *cpu, VmafContext *gpu, unsigned n_frames, 
     return bad_total ? 3 : 0;
 }
 
-/* Pooled model scores as the vmaf tool computes them: the single models (collections' primary
- * models included) in --model order, then the collections; printed to `out` unless NULL. */
+/* Scores the models at every frame of first .. first + n - 1 (stored under their names), the
+ * single models (collections' primary models included) in --model order, then the collections. */
 static int score_models(VmafContext *ctx, const CliSettings *s, const CliLoadedModel *lm,
-                        unsigned n_frames, FILE *out)
+                        unsigned first, unsigned n)
 {
-    const char *fmt = s->score_format ? s->score_format : "%f";
-    char v[4][64];
     for (unsigned i = 0; i < s->n_models; i++) {
         double score;
-        if (vmaf_score_pooled(ctx, lm[i].model, VMAF_POOL_METHOD_MEAN, &score, 0, n_frames - 1)) {
+        if (vmaf_score_pooled(ctx, lm[i].model, VMAF_POOL_METHOD_MEAN, &score, first,
+                              first + n - 1)) {
             fprintf(stderr, "problem generating pooled VMAF score: %s\n", lockstep_last_error());
             return -1;
         }
-        snprintf(v[0], sizeof(v[0]), fmt, score);
-        if (out)
-            fprintf(out, "%s: %s\n", lm[i].label, v[0]);
     }
     for (unsigned i = 0; i < s->n_models; i++) {
         VmafModelCollectionScore score;
-        if (!lm[i].collection)
-            continue;
-        if (vmaf_score_pooled_model_collection(ctx, lm[i].collection, VMAF_POOL_METHOD_MEAN,
-                                               &score, 0, n_frames - 1)) {
+        if (lm[i].collection &&
+            vmaf_score_pooled_model_collection(ctx, lm[i].collection, VMAF_POOL_METHOD_MEAN,
+                                               &score, first, first + n - 1)) {
             fprintf(stderr, "problem generating pooled VMAF score: %s\n", lockstep_last_error());
             return -1;
         }
-        snprintf(v[0], sizeof(v[0]), fmt, score.bootstrap.bagging_score);
-        snprintf(v[1], sizeof(v[1]), fmt, score.bootstrap.ci.p95.lo);
-        snprintf(v[2], sizeof(v[2]), fmt, score.bootstrap.ci.p95.hi);
-        snprintf(v[3], sizeof(v[3]), fmt, score.bootstrap.stddev);
-        if (out)
-            fprintf(out, "%s: %s, ci.p95: [%s, %s], stddev: %s\n", lm[i].label, v[0], v[1],
-                    v[2], v[3]);
     }
     return 0;
 }
 
-/* Without models (-n) and without a report file, the mean of every feature is the result. */
-static void print_feature_means(VmafContext *ctx, const CliSettings *s, unsigned n_frames)
+/* The pooled model scores as the vmaf tool prints them (the mean of each model's stored scores;
+ * a collection's bootstrap summary), from a run or a merge of shards. */
+static void print_model_scores(VmafContext *ctx, const char *score_format,
+                               const LockstepShardModel *m, unsigned n_models, unsigned first,
+                               unsigned n, FILE *out)
 {
-    const char *fmt = s->score_format ? s->score_format : "%f";
+    static const char *const summary[] = { "_bagging", "_ci_p95_lo", "_ci_p95_hi", "_stddev" };
+    const char *fmt = score_format ? score_format : "%f";
+    char v[4][64];
+    for (unsigned i = 0; i < n_models; i++) {
+        double score = 0.0;
+        vmaf_feature_score_pooled(ctx, m[i].name, VMAF_POOL_METHOD_MEAN, &score, first,
+                                  first + n - 1);
+        snprintf(v[0], sizeof(v[0]), fmt, score);
+        fprintf(out, "%s: %s\n", m[i].label, v[0]);
+    }
+    for (unsigned i = 0; i < n_models; i++) {
+        if (!m[i].collection)
+            continue;
+        for (unsigned k = 0; k < 4; k++) {
+            char name[300];
+            double score = 0.0;
+            snprintf(name, sizeof(name), "%s%s", m[i].name, summary[k]);
+            vmaf_feature_score_pooled(ctx, name, VMAF_POOL_METHOD_MEAN, &score, first,
+                                      first + n - 1);
+            snprintf(v[k], sizeof(v[k]), fmt, score);
+        }
+        fprintf(out, "%s: %s, ci.p95: [%s, %s], stddev: %s\n", m[i].label, v[0], v[1], v[2],
+                v[3]);
+    }
+}
+
+/* Without models (-n) and without a report file, the mean of every feature is the result. */
+static void print_feature_means(VmafContext *ctx, const char *score_format, unsigned first,
+                                unsigned n)
+{
+    const char *fmt = score_format ? score_format : "%f";
     for (unsigned f = 0; f < lockstep_feature_count(ctx); f++) {
         const char *name = lockstep_feature_name(ctx, f);
         double mean;
         char v[64];
-        if (vmaf_feature_score_pooled(ctx, name, VMAF_POOL_METHOD_MEAN, &mean, 0, n_frames - 1))
+        if (vmaf_feature_score_pooled(ctx, name, VMAF_POOL_METHOD_MEAN, &mean, first,
+                                      first + n - 1))
             continue;
         snprintf(v, sizeof(v), fmt, mean);
         printf("%s: %s\n", lockstep_output_name(name), v);
     }
+}
+
+/* lockstep merge: one report from the shard reports of a video. */
+static int merge_main(int argc, char **argv)
+{
+    CliMergeSettings m;
+    cli_parse_merge(argc, argv, &m);
+    VmafContext *ctx;
+    if (lockstep_merge_shards(&ctx, m.shards, m.n_shards)) {
+        fprintf(stderr, "lockstep merge: %s\n", lockstep_last_error());
+        return EXIT_RUNTIME;
+    }
+    const unsigned n = lockstep_frame_count(ctx), n_models = lockstep_model_count(ctx);
+    LockstepShardModel models[CLI_MAX_MODELS];
+    for (unsigned i = 0; i < n_models && i < CLI_MAX_MODELS; i++)
+        lockstep_model_info(ctx, i, &models[i]);
+    FILE *scores = !m.output_path ? stdout : isatty(2) && !m.quiet ? stderr : NULL;
+    if (n_models && scores)
+        print_model_scores(ctx, m.score_format, models, n_models, 0, n, scores);
+    if (!n_models && !m.output_path)
+        print_feature_means(ctx, m.score_format, 0, n);
+    int ret = 0;
+    if (m.output_path &&
+        vmaf_write_output_with_format(ctx, m.output_path, m.fmt, m.score_format)) {
+        fprintf(stderr, "lockstep merge: %s\n", lockstep_last_error());
+        ret = EXIT_RUNTIME;
+    }
+    vmaf_close(ctx);
+    return ret;
 }
 
 static void progress(unsigned count, struct timespec t0)
@@ -277,6 +330,8 @@ static void progress(unsigned count, struct timespec t0)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "merge"))
+        return merge_main(argc - 1, argv + 1);
     CliSettings s;
     cli_parse(argc, argv, &s);
     const int tty = isatty(2) && !s.quiet;
@@ -308,7 +363,27 @@ int main(int argc, char **argv)
         goto out;
     if (s.parity && !(twin = make_context(&s, models, s.parity_backend)))
         goto out;
-    if (frame_reader_open(&reader, ctx, ref_in, dist_in, s.skip_ref, s.skip_dist, s.frame_cnt)) {
+    /* a shard reads its frames and the context around them, and one more frame to learn whether
+     * the video ends there */
+    unsigned read_first = 0, read_end = UINT_MAX, limit = s.frame_cnt;
+    if (s.sharded) {
+        if (lockstep_set_frame_range(ctx, s.range_first, s.range_end) ||
+            lockstep_frames_to_read(ctx, &read_first, &read_end)) {
+            fprintf(stderr, "%s\n", lockstep_last_error());
+            goto out;
+        }
+        if (s.frame_cnt && s.frame_cnt <= s.range_first) {
+            fprintf(stderr, "--frame_range %u:%u starts after the last frame scored (--frame_cnt "
+                    "%u)\n", s.range_first, s.range_end, s.frame_cnt);
+            goto out;
+        }
+        const uint64_t want = (uint64_t)read_end - read_first + 1;
+        limit = want > UINT_MAX ? UINT_MAX : (unsigned)want;
+        if (s.frame_cnt && s.frame_cnt - read_first < limit)
+            limit = s.frame_cnt - read_first;
+    }
+    if (frame_reader_open(&reader, ctx, ref_in, dist_in, s.skip_ref + read_first,
+                          s.skip_dist + read_first, limit)) {
         fprintf(stderr, "problem with picture pool or reader threads\n");
         goto out;
     }
@@ -320,11 +395,21 @@ int main(int argc, char **argv)
         VmafPicture ref, dist;
         const int r = frame_reader_next(reader, &ref, &dist, err, sizeof(err));
         if (r < 0) {
-            fprintf(stderr, "%s%s\n", tty ? "\n" : "", err);
+            if (s.sharded && n == 0)
+                fprintf(stderr, "--frame_range %u:%u: %s\n", s.range_first, s.range_end, err);
+            else
+                fprintf(stderr, "%s%s\n", tty ? "\n" : "", err);
             goto out;
         }
         if (r == 0)
             break;
+        if (read_first + n >= read_end) {
+            /* the frame after the shard's: the video goes on */
+            vmaf_picture_unref(&ref);
+            vmaf_picture_unref(&dist);
+            n++;
+            break;
+        }
         if (tty)
             progress(n + 1, t0);
         if (twin) {
@@ -345,7 +430,7 @@ int main(int argc, char **argv)
                 goto out;
             }
         }
-        if (vmaf_read_pictures(ctx, &ref, &dist, n)) {
+        if (vmaf_read_pictures(ctx, &ref, &dist, read_first + n)) {
             fprintf(stderr, "%s%s\n", tty ? "\n" : "", lockstep_last_error());
             vmaf_picture_unref(&ref);
             vmaf_picture_unref(&dist);
@@ -365,6 +450,21 @@ int main(int argc, char **argv)
         fprintf(stderr, "no frames to score in \"%s\"\n", s.ref_path);
         goto out;
     }
+    /* the frames reported: the range's, where the video has them */
+    unsigned first = 0, n_out = n;
+    bool input_ended = false;
+    if (s.sharded) {
+        const bool video_ended = n < limit || (s.frame_cnt && s.frame_cnt - read_first == limit);
+        const unsigned video_end = read_first + (n < limit ? n : limit);
+        if (video_ended && video_end <= s.range_first) {
+            fprintf(stderr, "--frame_range %u:%u starts after the last frame of the video "
+                    "(frame %u)\n", s.range_first, s.range_end, video_end - 1);
+            goto out;
+        }
+        input_ended = video_ended && video_end <= s.range_end;
+        first = s.range_first;
+        n_out = (input_ended ? video_end : s.range_end) - first;
+    }
     if (vmaf_read_pictures(ctx, NULL, NULL, 0) || (twin && vmaf_read_pictures(twin, NULL, NULL, 0))) {
         fprintf(stderr, "problem flushing context: %s\n", lockstep_last_error());
         goto out;
@@ -372,14 +472,32 @@ int main(int argc, char **argv)
     /* without a report file the pooled scores are the result (stdout); with one, a terminal
      * shows them too, as the vmaf tool does */
     FILE *scores = !s.output_path ? stdout : tty ? stderr : NULL;
-    if (!s.no_prediction &&
-        (score_models(ctx, &s, models, n, scores) ||
-         (twin && score_models(twin, &s, models, n, NULL))))
+    LockstepShardModel scored[CLI_MAX_MODELS];
+    const unsigned n_scored = s.no_prediction ? 0 : s.n_models;
+    for (unsigned i = 0; i < n_scored; i++)
+        scored[i] = (LockstepShardModel){ models[i].label, s.model[i].name,
+                                          models[i].collection != NULL };
+    if (n_scored && (score_models(ctx, &s, models, first, n_out) ||
+                     (twin && score_models(twin, &s, models, first, n_out))))
         goto out;
+    if (n_scored && scores)
+        print_model_scores(ctx, s.score_format, scored, n_scored, first, n_out, scores);
     if (s.no_prediction && !s.output_path && !twin)
-        print_feature_means(ctx, &s, n);
-    if (s.output_path &&
-        vmaf_write_output_with_format(ctx, s.output_path, s.fmt, s.score_format)) {
+        print_feature_means(ctx, s.score_format, first, n_out);
+    if (s.output_path && s.sharded) {
+        char settings[8192], ref_id[1024], dist_id[1024];
+        cli_shard_settings(&s, settings, sizeof(settings));
+        LockstepShardInfo info = { .settings = settings, .reference = ref_id,
+                                   .distorted = dist_id, .input_ended = input_ended,
+                                   .models = scored, .n_models = n_scored };
+        if (lockstep_file_identity(s.ref_path, ref_id, sizeof(ref_id)) ||
+            lockstep_file_identity(s.dist_path, dist_id, sizeof(dist_id)) ||
+            lockstep_write_shard(ctx, s.output_path, &info)) {
+            fprintf(stderr, "%s\n", lockstep_last_error());
+            goto out;
+        }
+    } else if (s.output_path &&
+               vmaf_write_output_with_format(ctx, s.output_path, s.fmt, s.score_format)) {
         fprintf(stderr, "%s\n", lockstep_last_error());
         goto out;
     }

@@ -158,8 +158,8 @@ static void write_xml(FILE *out, const LsOutputInfo *info)
         fprintf(out, "    <metric name=\"%s\" ", ls_output_alias(name));
         for (int m = VMAF_POOL_METHOD_MIN; m <= VMAF_POOL_METHOD_HARMONIC_MEAN; m++) {
             double s;
-            if (!info->pic_cnt ||
-                ls_pool(fc, name, m, info->n_subsample, 0, info->pic_cnt - 1, &s))
+            if (!info->pic_cnt || ls_pool(fc, name, m, info->n_subsample, info->first,
+                                          info->first + info->pic_cnt - 1, &s))
                 continue;
             format_score(v, sizeof(v), info->score_format, s);
             fprintf(out, "%s=\"%s\" ", pool_names[m], v);
@@ -198,10 +198,10 @@ static void write_json(FILE *out, const LsOutputInfo *info)
     else
         fprintf(out, "  \"fps\": null,\n");
     fprintf(out, "  \"frames\": [");
-    for (unsigned i = 0; i < cap; i++) {
+    for (unsigned i = 0, printed = 0; i < cap; i++) {
         if (!frame_printed(info, i))
             continue;
-        fprintf(out, "%s", i > 0 ? ",\n" : "\n");
+        fprintf(out, "%s", printed++ ? ",\n" : "\n");
         fprintf(out, "    {\n      \"frameNum\": %u,\n      \"metrics\": {\n", i);
         unsigned last = 0;
         for (unsigned f = 0; f < n; f++)
@@ -224,8 +224,8 @@ static void write_json(FILE *out, const LsOutputInfo *info)
         fprintf(out, "%s    \"%s\": {", f ? ",\n" : "\n", ls_output_alias(name));
         for (int m = VMAF_POOL_METHOD_MIN; m <= VMAF_POOL_METHOD_HARMONIC_MEAN; m++) {
             double s;
-            if (!info->pic_cnt ||
-                ls_pool(fc, name, m, info->n_subsample, 0, info->pic_cnt - 1, &s))
+            if (!info->pic_cnt || ls_pool(fc, name, m, info->n_subsample, info->first,
+                                          info->first + info->pic_cnt - 1, &s))
                 continue;
             fprintf(out, "%s      \"%s\": ", m == VMAF_POOL_METHOD_MIN ? "\n" : ",\n",
                     pool_names[m]);

@@ -10,6 +10,7 @@ int ls_pool(LsCollector *fc, const char *name, enum VmafPoolingMethod method, un
 
 typedef struct LsOutputInfo {
     LsCollector *fc;
+    unsigned first;             /* the frames pooled: first .. first + pic_cnt - 1 (a shard's) */
     unsigned pic_cnt;
     unsigned n_subsample;
     unsigned width, height;
