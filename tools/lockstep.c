@@ -446,6 +446,11 @@ int main(int argc, char **argv)
     }
     if (tty)
         fprintf(stderr, "\n");
+    if (!n && s.sharded && read_first) {
+        fprintf(stderr, "--frame_range %u:%u starts after the last frame of the video (frame "
+                "%u)\n", s.range_first, s.range_end, read_first - 1);
+        goto out;
+    }
     if (!n) {
         fprintf(stderr, "no frames to score in \"%s\"\n", s.ref_path);
         goto out;
