@@ -30,6 +30,7 @@
 
 #include "core/extractor.h"
 #include "feature/adm.h"
+#include "feature/adm_csf.h"
 
 const LsOption ls_adm_options[] = {
     { .name = "debug",
@@ -136,67 +137,7 @@ const LsOption ls_adm_options[] = {
 
 /* ---- CSF factors (adm.md §6.1) ---- */
 
-#define LS_ADM_PI 3.14159265358979323846 /* M_PI */
-
-/* Watson et al. 1997, Y channel: a, k, f0, g[theta], basis amplitudes A[lambda][theta]. */
-static const float watson_a = 0.495f, watson_k = 0.466f, watson_f0 = 0.401f;
-static const float watson_g[4] = { 1.501f, 1.0f, 0.534f, 1.0f };
-static const float watson_amp[6][4] = {
-    { 0.62171f, 0.67234f, 0.72709f, 0.67234f },     { 0.34537f, 0.41317f, 0.49428f, 0.41317f },
-    { 0.18004f, 0.22727f, 0.28688f, 0.22727f },     { 0.091401f, 0.11792f, 0.15214f, 0.11792f },
-    { 0.045943f, 0.059758f, 0.077727f, 0.059758f }, { 0.023013f, 0.030018f, 0.039156f, 0.030018f },
-};
-
-static float watson_quant_step(int lambda, int theta, double nvd, int rdh)
-{
-    const float r = (float)(nvd * rdh * LS_ADM_PI / 180.0);
-    const float temp = (float)log10(pow(2.0, lambda + 1) * watson_f0 * watson_g[theta] / r);
-    return (float)(2.0 * watson_a * pow(10.0, watson_k * temp * temp) / watson_amp[lambda][theta]);
-}
-
-/* Barten CSF at 100 cd/m² (adm.md §6.4). */
-static const float barten_lum[6] = { 0.002f, 0.02f, 0.2f, 2.0f, 20.0f, 150.0f };
-static const float barten_p[6][5] = {
-    { 0.0160737f, 0.991265f, 3.74038f, 0.50722f, 4.46044f },
-    { 0.383873f, 0.800889f, 3.54104f, 0.682505f, 4.94958f },
-    { 0.929301f, 0.476505f, 4.37453f, 0.750315f, 5.28678f },
-    { 1.29776f, 0.405782f, 4.40602f, 0.935314f, 5.61425f },
-    { 1.49222f, 0.334278f, 3.79542f, 1.07327f, 6.4635f },
-    { 1.46213f, 0.394533f, 2.7755f, 1.16577f, 7.45665f },
-};
-static const float barten_sa[4] = { 30.162f, 4.0627f, 1.6596f, 0.2712f };
-static const float barten_mtf_a[4] = { 0.42483859630129f, 0.57243510393648f, 0.000167576239164937f,
-                                       0.00255872352306433f };
-static const float barten_mtf_b[4] = { 0.028f, 0.37f, 37.0f, 360.0f };
-
-static float lerp(float x0, float y0, float x1, float y1, float x)
-{
-    return y0 + ((y1 - y0) / (x1 - x0)) * (x - x0);
-}
-
-static float barten_csf(int lambda, double nvd, int rdh, double scale)
-{
-    const float lum = 100.0f;
-    const float r = (float)(nvd * rdh * LS_ADM_PI / 180.0);
-    const float sf = (float)(r / pow(2, lambda + 1));
-    int i = 0;
-    while (i < 4 && !(barten_lum[i] <= lum && lum <= barten_lum[i + 1]))
-        i++;
-    const float xl = (float)log10(barten_lum[i]), xr = (float)log10(barten_lum[i + 1]);
-    const float xs = (float)log10(lum);
-    float p[4];
-    for (int m = 0; m < 4; m++)
-        p[m] = lerp(xl, barten_p[i][m + 1], xr, barten_p[i + 1][m + 1], xs);
-    const float a = (float)(1.0f + pow(p[0] * sf, p[1]));
-    const float b = (float)(1.0f / pow(1 - exp(-pow(sf / 7, 2)), p[2]));
-    const float csf = (float)(p[3] / pow(a * b, 0.5));
-    float mtf = 0.0f;
-    for (int q = 0; q < 4; q++)
-        mtf = (float)(mtf + barten_mtf_a[q] * exp(-(barten_mtf_b[q] * sf)));
-    const float rod =
-        (float)(barten_sa[0] * pow(pow(barten_sa[1] / lum, barten_sa[2]) + 1, -barten_sa[3]));
-    return (float)(((csf * mtf) * rod) * scale);
-}
+/* Watson 1997 and Barten: the factors float ADM uses too, in one place (feature/adm_csf.h). */
 
 /* Barten/Watson blends, [theta: 0 h/v, 1 d][scale]; mode 2 legacy, mode 3 MAE. */
 typedef struct BlendRow {
@@ -272,8 +213,8 @@ static void csf_factors(const LsAdmOptions *o, int scale, float *f_hv, float *f_
     const int rdh = o->adm_ref_display_height;
     switch (o->adm_csf_mode) {
     case 1:
-        *f_hv = barten_csf(scale, nvd, rdh, o->adm_csf_scale);
-        *f_d = barten_csf(scale, nvd, rdh, o->adm_csf_diag_scale);
+        *f_hv = ls_adm_barten_factor(scale, o->adm_csf_scale, nvd, rdh);
+        *f_d = ls_adm_barten_factor(scale, o->adm_csf_diag_scale, nvd, rdh);
         break;
     case 2:
     case 3: {
@@ -284,8 +225,8 @@ static void csf_factors(const LsAdmOptions *o, int scale, float *f_hv, float *f_
         break;
     }
     default:
-        *f_hv = 1.0f / watson_quant_step(scale, 1, nvd, rdh);
-        *f_d = 1.0f / watson_quant_step(scale, 2, nvd, rdh);
+        *f_hv = ls_adm_watson_factor(scale, LS_ADM_THETA_HV, nvd, rdh);
+        *f_d = ls_adm_watson_factor(scale, LS_ADM_THETA_D, nvd, rdh);
         break;
     }
 }
