@@ -1,6 +1,8 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,13 +85,41 @@ static const char usage_text[] =
 
 static const char *argv0 = "lockstep";
 
+/* Parsing stops at the first problem: the message goes to the caller's buffer and the parse
+ * returns (a long jump out of the option loop), so that a library call never exits. One parse at
+ * a time (getopt's state is global anyway): callers serialise (run.c). */
+static jmp_buf parse_stop;
+static int parse_status;
+static char *parse_err;
+static size_t parse_err_len;
+
+static void stop_parse(int status)
+{
+    parse_status = status;
+    longjmp(parse_stop, 1);
+}
+
+static void parse_fail(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+static void parse_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(parse_err, parse_err_len, fmt, ap);
+    va_end(ap);
+    stop_parse(CLI_PARSE_ERROR);
+}
+
 /* One line naming the problem; the full usage is one --help away. */
 static void usage_error(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "%s: ", argv0);
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, " (see --help)\n");
-    exit(1);
+    char msg[1400];
+    snprintf(msg, sizeof(msg), fmt, arg);
+    parse_fail("%s: %s (see --help)", argv0, msg);
 }
 
 static unsigned parse_unsigned(const char *arg, const char *what)
@@ -169,9 +199,8 @@ static void parse_feature(CliSettings *s, const char *arg)
     char bad[1025];
     f->arg = arg;
     if (split_feature(arg, f->name, sizeof(f->name), NULL, bad, sizeof(bad))) {
-        fprintf(stderr, "%s: Problem parsing feature \"%s\", bad option string \"%s\": expected "
-                        "NAME=option=value[:option=value...] (see --help)\n", argv0, f->name, bad);
-        exit(1);
+        parse_fail("%s: Problem parsing feature \"%s\", bad option string \"%s\": expected "
+                   "NAME=option=value[:option=value...] (see --help)", argv0, f->name, bad);
     }
     if (!f->name[0])
         usage_error("Problem parsing feature \"%s\": empty extractor name.", arg);
@@ -180,9 +209,8 @@ static void parse_feature(CliSettings *s, const char *arg)
 
 static void model_error(const char *arg, const char *why, const char *item)
 {
-    fprintf(stderr, "%s: Problem parsing model \"%s\": %s%s%s (see --help)\n", argv0, arg, why,
-            item ? " " : "", item ? item : "");
-    exit(1);
+    parse_fail("%s: Problem parsing model \"%s\": %s%s%s (see --help)", argv0, arg, why,
+               item ? " " : "", item ? item : "");
 }
 
 static void parse_model(CliSettings *s, const char *arg)
@@ -305,12 +333,9 @@ static void parse_frame_range(CliSettings *s, const char *arg);
 static void parse_precision(CliSettings *s, const char *arg)
 {
     s->score_format = lockstep_precision_format(arg);
-    if (!s->score_format) {
-        fprintf(stderr,
-                "%s: --precision must be an integer 1..17, or one of: max, full, legacy (got: %s)\n",
-                argv0, arg);
-        exit(1);
-    }
+    if (!s->score_format)
+        parse_fail("%s: --precision must be an integer 1..17, or one of: max, full, legacy (got: %s)",
+                   argv0, arg);
 }
 
 enum {
@@ -355,13 +380,32 @@ static const struct option long_opts[] = {
     { NULL, 0, NULL, 0 },
 };
 
-void cli_parse(int argc, char **argv, CliSettings *s)
+/* Frames given by the caller (lockstep_run_open_pictures) rather than read from files: what
+ * only files have is refused, naming the way to do it with arrays. */
+static void check_pictures_settings(const CliSettings *s)
+{
+    static const char *const why = "frames are given, not read from files";
+    if (s->ref_path || s->dist_path)
+        parse_fail("%s: -r/-d name files: %s", argv0, why);
+    if (s->raw_given)
+        parse_fail("%s: -w/-h/-p/-b describe raw files: %s (their geometry is the frames')",
+                   argv0, why);
+    if (s->skip_ref || s->skip_dist || s->frame_cnt)
+        parse_fail("%s: --frame_skip_ref, --frame_skip_dist and --frame_cnt pick frames of files: "
+                   "%s (give the frames to score)", argv0, why);
+    if (s->sharded)
+        parse_fail("%s: --frame_range reads the frames around a shard from files: %s", argv0,
+                   why);
+}
+
+static void parse_settings(int argc, char **argv, CliSettings *s, bool pictures)
 {
     memset(s, 0, sizeof(*s));
     argv0 = argv[0];
     s->fmt = VMAF_OUTPUT_FORMAT_XML;
     s->backend = LOCKSTEP_BACKEND_CPU;
     opterr = 0;
+    optind = 0; /* glibc: 0 starts a fresh scan (a library caller parses many times) */
     int c;
     while ((c = getopt_long(argc, argv, ":r:d:w:h:p:b:m:o:nqvc:", long_opts, NULL)) != -1) {
         switch (c) {
@@ -387,7 +431,7 @@ void cli_parse(int argc, char **argv, CliSettings *s)
         case 'o': s->output_path = optarg; break;
         case 'n': s->no_prediction = true; break;
         case 'q': s->quiet = true; break;
-        case 'v': fprintf(stderr, "%s\n", vmaf_version()); exit(0);
+        case 'v': fprintf(stderr, "%s\n", vmaf_version()); stop_parse(CLI_PARSE_DONE); break;
         case 'c': s->cpumask = parse_unsigned(optarg, "--cpumask"); break;
         case OPT_FEATURE: parse_feature(s, optarg); break;
         case OPT_XML: s->fmt = VMAF_OUTPUT_FORMAT_XML; s->fmt_given = true; break;
@@ -418,13 +462,14 @@ void cli_parse(int argc, char **argv, CliSettings *s)
             break;
         case OPT_AOM_CTC: apply_preset(s, "aom_ctc", optarg); break;
         case OPT_NFLX_CTC: apply_preset(s, "nflx_ctc", optarg); break;
-        case OPT_HELP: printf(usage_text, argv0, argv0, argv0); exit(0);
+        case OPT_HELP: printf(usage_text, argv0, argv0, argv0); stop_parse(CLI_PARSE_DONE); break;
         case OPT_LIST: {
             enum LockstepBackend b;
             const char *name;
             for (unsigned i = 0; (name = lockstep_extractor_name(i, &b)); i++)
                 printf("%s %s\n", name, lockstep_backend_name(b));
-            exit(0);
+            stop_parse(CLI_PARSE_DONE);
+            break;
         }
         case ':': usage_error("Option %s needs a value", argv[optind - 1]); break;
         default: usage_error("Unknown option: %s", argv[optind - 1]); break;
@@ -432,11 +477,13 @@ void cli_parse(int argc, char **argv, CliSettings *s)
     }
     if (optind < argc)
         usage_error("Unexpected argument: %s", argv[optind]);
-    if (!s->ref_path)
+    if (pictures)
+        check_pictures_settings(s);
+    else if (!s->ref_path)
         usage_error("%s", "Reference .y4m or .yuv (-r/--reference) is required");
-    if (!s->dist_path)
+    if (!pictures && !s->dist_path)
         usage_error("%s", "Distorted .y4m or .yuv (-d/--distorted) is required");
-    if (!strcmp(s->ref_path, "-") && !strcmp(s->dist_path, "-"))
+    if (!pictures && !strcmp(s->ref_path, "-") && !strcmp(s->dist_path, "-"))
         usage_error("%s", "-r - and -d - cannot both read standard input: pipe one of the videos "
                           "and give the other as a file");
     if (s->raw_given && (!s->raw.w || !s->raw.h || !s->raw.bpc || !s->raw.fmt))
@@ -527,7 +574,7 @@ void cli_shard_settings(const CliSettings *s, char *buf, size_t len)
     }
 }
 
-void cli_parse_merge(int argc, char **argv, CliMergeSettings *m)
+static void parse_merge_settings(int argc, char **argv, CliMergeSettings *m)
 {
     static const struct option merge_opts[] = {
         { "output", required_argument, NULL, 'o' },
@@ -544,7 +591,7 @@ void cli_parse_merge(int argc, char **argv, CliMergeSettings *m)
     argv0 = "lockstep merge";
     m->fmt = VMAF_OUTPUT_FORMAT_XML;
     opterr = 0;
-    optind = 1;
+    optind = 0;
     CliSettings precision = { 0 };
     int c;
     while ((c = getopt_long(argc, argv, ":o:q", merge_opts, NULL)) != -1) {
@@ -556,7 +603,10 @@ void cli_parse_merge(int argc, char **argv, CliMergeSettings *m)
         case OPT_CSV: m->fmt = VMAF_OUTPUT_FORMAT_CSV; break;
         case OPT_SUB: m->fmt = VMAF_OUTPUT_FORMAT_SUB; break;
         case OPT_PRECISION: parse_precision(&precision, optarg); break;
-        case OPT_HELP: printf(usage_text, "lockstep", "lockstep", "lockstep"); exit(0);
+        case OPT_HELP:
+            printf(usage_text, "lockstep", "lockstep", "lockstep");
+            stop_parse(CLI_PARSE_DONE);
+            break;
         case ':': usage_error("Option %s needs a value", argv[optind - 1]); break;
         default: usage_error("Unknown option: %s", argv[optind - 1]); break;
         }
@@ -568,3 +618,25 @@ void cli_parse_merge(int argc, char **argv, CliMergeSettings *m)
         usage_error("%s", "no shard reports given: lockstep merge [-o PATH] SHARD.json...");
 }
 
+
+int cli_parse(int argc, char **argv, CliSettings *s, bool pictures, char *err, size_t err_len)
+{
+    parse_err = err;
+    parse_err_len = err_len;
+    err[0] = 0;
+    if (setjmp(parse_stop))
+        return parse_status;
+    parse_settings(argc, argv, s, pictures);
+    return CLI_PARSE_OK;
+}
+
+int cli_parse_merge(int argc, char **argv, CliMergeSettings *m, char *err, size_t err_len)
+{
+    parse_err = err;
+    parse_err_len = err_len;
+    err[0] = 0;
+    if (setjmp(parse_stop))
+        return parse_status;
+    parse_merge_settings(argc, argv, m);
+    return CLI_PARSE_OK;
+}

@@ -62,10 +62,18 @@ typedef struct CliMergeSettings {
     bool quiet;
 } CliMergeSettings;
 
-/* Exits with status 1 and a message on usage errors; --help and --version exit 0. */
-void cli_parse(int argc, char **argv, CliSettings *s);
-/* argv[0] is "merge"; exits as cli_parse does. */
-void cli_parse_merge(int argc, char **argv, CliMergeSettings *m);
+enum {
+    CLI_PARSE_OK = 0,
+    CLI_PARSE_ERROR = 1,  /* a usage error, described in err (the CLI's exit status 1) */
+    CLI_PARSE_DONE = 2,   /* --help, --version, --list-extractors: printed, nothing to score */
+};
+
+/* The settings point into argv, which must outlive them. pictures: the frames are given by the
+ * caller, not read from -r/-d (which are refused then, as what only files have). Not reentrant:
+ * one parse at a time. */
+int cli_parse(int argc, char **argv, CliSettings *s, bool pictures, char *err, size_t err_len);
+/* argv[0] is "merge"; returns as cli_parse does. */
+int cli_parse_merge(int argc, char **argv, CliMergeSettings *m, char *err, size_t err_len);
 /* The settings a shard report records (lockstep_write_shard): every flag that changes a score
  * or which frames are scored, in a fixed order. */
 void cli_shard_settings(const CliSettings *s, char *buf, size_t len);
