@@ -318,6 +318,23 @@ int lockstep_run_open_frames(LockstepRun **out, int argc, const char *const *arg
     return set_up(run);
 }
 
+int lockstep_run_count_frames(LockstepRun *run, unsigned *count)
+{
+    const CliSettings *s = &run->s;
+    if (!run->ref_in || run->n_read)
+        return run_fail(run, EXIT_USAGE, "lockstep_run_count_frames: the run has no files open, "
+                        "or has read frames");
+    uint64_t n;
+    char err[512];
+    if (ls_input_count_frames(run->ref_in, &n, err, sizeof(err)))
+        return run_fail(run, EXIT_RUNTIME, "%s", err);
+    n = n > s->skip_ref ? n - s->skip_ref : 0;
+    if (s->frame_cnt && n > s->frame_cnt)
+        n = s->frame_cnt;
+    *count = n > UINT_MAX ? UINT_MAX : (unsigned)n;
+    return 0;
+}
+
 static void show_progress(LockstepRun *run)
 {
     struct timespec t;
@@ -444,6 +461,25 @@ int lockstep_run_read_frame(LockstepRun *run, const void *const ref[3],
                        (const uint8_t *)src[k][p] + (ptrdiff_t)y * stride[k][p], row);
         }
     }
+    /* the extractors' tables stop at the depth's maximum, as the file readers check too */
+    static const char *const planes[] = { "luma", "Cb", "Cr" };
+    const unsigned limit = f->bpc < 16 ? (1u << f->bpc) - 1 : 0xffffu;
+    for (unsigned k = 0; k < 2 && f->bpc > 8; k++)
+        for (unsigned p = 0; p < 3 && pic[k].data[p]; p++)
+            for (unsigned y = 0; y < pic[k].h[p]; y++) {
+                const uint16_t *row = (const uint16_t *)((const uint8_t *)pic[k].data[p] +
+                                                         (size_t)pic[k].stride[p] * y);
+                for (unsigned x = 0; x < pic[k].w[p]; x++)
+                    if (row[x] > limit) {
+                        const unsigned v = row[x];
+                        vmaf_picture_unref(&pic[0]);
+                        vmaf_picture_unref(&pic[1]);
+                        return run_fail(run, EXIT_RUNTIME, "frame %u: %s %s sample %u at (%u, "
+                                        "%u) is above the %u-bit maximum %u", run->n_read,
+                                        k ? "distorted" : "reference", planes[p], v, x, y,
+                                        f->bpc, limit);
+                    }
+            }
     return score_pair(run, &pic[0], &pic[1]);
 }
 

@@ -146,6 +146,16 @@ unsigned lockstep_planes_read(VmafContext *vmaf);
 const char *lockstep_precision_format(const char *precision);
 /* Aggregate metrics (apsnr_*) written at flush. -EINVAL when absent. */
 int lockstep_aggregate_score(VmafContext *vmaf, const char *name, double *score);
+/* What a report of the context holds, for programs that read the scores rather than a file:
+ * the frames its per-frame part lists, in order (writes the first max of them into frames, which
+ * may be NULL, and returns how many there are), and the pooled score it writes for a feature
+ * (the frames pooled as the report pools them: a shard's, a merged video's; -EINVAL when it
+ * writes none). */
+unsigned lockstep_report_frames(VmafContext *vmaf, unsigned *frames, unsigned max);
+int lockstep_report_pooled(VmafContext *vmaf, const char *name, enum VmafPoolingMethod method,
+                           double *score);
+/* The i-th aggregate metric's name, in the order reports write them (NULL past the end). */
+const char *lockstep_aggregate_name(VmafContext *vmaf, unsigned i);
 
 /* ---- shards: a part of a video scored as in the whole run, and merging the parts ---- */
 

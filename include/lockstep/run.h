@@ -32,6 +32,11 @@ int lockstep_run_open(LockstepRun **run, int argc, const char *const *argv);
  * are w x h in pix_fmt at bpc bits. */
 int lockstep_run_open_frames(LockstepRun **run, int argc, const char *const *argv,
                              enum VmafPixelFormat pix_fmt, unsigned bpc, unsigned w, unsigned h);
+/* The frames a run over the whole inputs scores: the reference's after --frame_skip_ref, at
+ * most --frame_cnt (without --frame_range: it counts the video, to cut it into shards). Before
+ * any frame is read; where the reference cannot be read at frame indices (a pipe, Y4M frames
+ * with parameters) it is read through, and the run can then only be closed. */
+int lockstep_run_count_frames(LockstepRun *run, unsigned *count);
 /* Reads every frame pair of the inputs (a shard's and its context with --frame_range) and
  * finishes the run (lockstep_run_finish). Returns as lockstep_run_open. */
 int lockstep_run_files(LockstepRun *run);

@@ -808,6 +808,36 @@ void ls_context_output_info(VmafContext *ctx, LsOutputInfo *info)
     };
 }
 
+unsigned lockstep_report_frames(VmafContext *ctx, unsigned *frames, unsigned max)
+{
+    if (!ctx)
+        return 0;
+    LsOutputInfo info;
+    ls_context_output_info(ctx, &info);
+    unsigned n = 0;
+    for (unsigned i = 0, cap = ls_collector_capacity(info.fc); i < cap; i++)
+        if (ls_output_frame_printed(&info, i)) {
+            if (frames && n < max)
+                frames[n] = i;
+            n++;
+        }
+    return n;
+}
+
+int lockstep_report_pooled(VmafContext *ctx, const char *name, enum VmafPoolingMethod method,
+                           double *score)
+{
+    if (!ctx || !name || !score || method <= VMAF_POOL_METHOD_UNKNOWN ||
+        method >= VMAF_POOL_METHOD_NB)
+        return -EINVAL;
+    LsOutputInfo info;
+    ls_context_output_info(ctx, &info);
+    if (!info.pic_cnt)
+        return -EINVAL;
+    return ls_pool(info.fc, name, method, info.n_subsample, info.first,
+                   info.first + info.pic_cnt - 1, score);
+}
+
 int vmaf_write_output(VmafContext *ctx, const char *path, enum VmafOutputFormat fmt)
 {
     return vmaf_write_output_with_format(ctx, path, fmt, NULL);
@@ -842,6 +872,14 @@ int lockstep_aggregate_score(VmafContext *ctx, const char *name, double *score)
     if (!ctx || !name || !score)
         return -EINVAL;
     return ls_collector_get_aggregate(ctx->fc, name, score);
+}
+
+const char *lockstep_aggregate_name(VmafContext *ctx, unsigned i)
+{
+    double value;
+    if (!ctx || i >= ls_collector_aggregate_count(ctx->fc))
+        return NULL;
+    return ls_collector_aggregate_name(ctx->fc, i, &value);
 }
 
 void ls_context_shard_state(const VmafContext *ctx, LsShardState *st)

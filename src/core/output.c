@@ -118,7 +118,7 @@ const char *lockstep_precision_format(const char *precision)
 
 static const char *const pool_names[] = { NULL, "min", "max", "mean", "harmonic_mean" };
 
-static int frame_printed(const LsOutputInfo *info, unsigned i)
+int ls_output_frame_printed(const LsOutputInfo *info, unsigned i)
 {
     if (info->n_subsample > 1 && i % info->n_subsample)
         return 0;
@@ -140,7 +140,7 @@ static void write_xml(FILE *out, const LsOutputInfo *info)
     fprintf(out, "  <fyi fps=\"%.2f\" />\n", ls_collector_fps(fc, info->pic_cnt));
     fprintf(out, "  <frames>\n");
     for (unsigned i = 0; i < cap; i++) {
-        if (!frame_printed(info, i))
+        if (!ls_output_frame_printed(info, i))
             continue;
         fprintf(out, "    <frame frameNum=\"%u\" ", i);
         for (unsigned f = 0; f < n; f++) {
@@ -199,7 +199,7 @@ static void write_json(FILE *out, const LsOutputInfo *info)
         fprintf(out, "  \"fps\": null,\n");
     fprintf(out, "  \"frames\": [");
     for (unsigned i = 0, printed = 0; i < cap; i++) {
-        if (!frame_printed(info, i))
+        if (!ls_output_frame_printed(info, i))
             continue;
         fprintf(out, "%s", printed++ ? ",\n" : "\n");
         fprintf(out, "    {\n      \"frameNum\": %u,\n      \"metrics\": {\n", i);
@@ -256,7 +256,7 @@ static void write_csv(FILE *out, const LsOutputInfo *info)
         fprintf(out, "%s,", ls_output_alias(ls_collector_name(fc, f)));
     fprintf(out, "\n");
     for (unsigned i = 0; i < cap; i++) {
-        if (!frame_printed(info, i))
+        if (!ls_output_frame_printed(info, i))
             continue;
         fprintf(out, "%u,", i);
         for (unsigned f = 0; f < n; f++) {
@@ -276,7 +276,7 @@ static void write_sub(FILE *out, const LsOutputInfo *info)
     const unsigned n = ls_collector_count(fc), cap = ls_collector_capacity(fc);
     char v[64];
     for (unsigned i = 0; i < cap; i++) {
-        if (!frame_printed(info, i))
+        if (!ls_output_frame_printed(info, i))
             continue;
         fprintf(out, "{%u}{%u}frame: %u|", i, i + 1, i);
         for (unsigned f = 0; f < n; f++) {

@@ -20,6 +20,9 @@ typedef struct LsOutputInfo {
 /* The name a feature is shown under in reports (libvmaf's alias map). */
 const char *ls_output_alias(const char *name);
 
+/* Whether the reports list frame i (a scored frame, not skipped by n_subsample). */
+int ls_output_frame_printed(const LsOutputInfo *info, unsigned i);
+
 int ls_write_output(const LsOutputInfo *info, const char *path, enum VmafOutputFormat fmt);
 
 #endif
