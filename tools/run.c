@@ -87,11 +87,13 @@ static int check_compatible(LockstepRun *run, const LsVideoInfo *r, const LsVide
     size_t used = 0;
     int problems = 0;
     if (r->w != d->w || r->h != d->h)
-        used += (size_t)snprintf(msg + used, sizeof(msg) - used, "; dimensions do not match: %ux%u, %ux%u",
-                                 r->w, r->h, d->w, d->h), problems++;
+        used += (size_t)snprintf(msg + used, sizeof(msg) - used,
+                                 "; dimensions do not match: %ux%u, %ux%u", r->w, r->h, d->w,
+                                 d->h), problems++;
     if (r->fmt != d->fmt && used < sizeof(msg))
-        used += (size_t)snprintf(msg + used, sizeof(msg) - used, "; pixel formats do not match: %s, %s",
-                                 fmt_name(r->fmt), fmt_name(d->fmt)), problems++;
+        used += (size_t)snprintf(msg + used, sizeof(msg) - used,
+                                 "; pixel formats do not match: %s, %s", fmt_name(r->fmt),
+                                 fmt_name(d->fmt)), problems++;
     if (r->bpc != d->bpc && !run->s.common_bitdepth && used < sizeof(msg))
         used += (size_t)snprintf(msg + used, sizeof(msg) - used, "; bitdepths do not match: %u, %u",
                                  r->bpc, d->bpc), problems++;
@@ -171,9 +173,9 @@ static VmafContext *make_context(LockstepRun *run, enum LockstepBackend backend)
         return NULL;
     }
     for (unsigned i = 0; i < s->n_models; i++) {
-        const int err = run->models[i].collection
-                            ? vmaf_use_features_from_model_collection(ctx, run->models[i].collection)
-                            : vmaf_use_features_from_model(ctx, run->models[i].model);
+        const CliLoadedModel *m = &run->models[i];
+        const int err = m->collection ? vmaf_use_features_from_model_collection(ctx, m->collection)
+                                      : vmaf_use_features_from_model(ctx, m->model);
         if (err) {
             run_fail(run, EXIT_RUNTIME, "problem loading feature extractors from model: %s",
                      lockstep_last_error());
@@ -502,7 +504,8 @@ int lockstep_run_finish(LockstepRun *run)
     run->n_out = n;
     if (s->sharded) {
         const unsigned limit = run->limit;
-        const bool video_ended = n < limit || (s->frame_cnt && s->frame_cnt - run->read_first == limit);
+        const bool video_ended =
+            n < limit || (s->frame_cnt && s->frame_cnt - run->read_first == limit);
         const unsigned video_end = run->read_first + (n < limit ? n : limit);
         if (video_ended && video_end <= s->range_first)
             return run_fail(run, EXIT_RUNTIME, "--frame_range %u:%u starts after the last frame "

@@ -1,7 +1,8 @@
 /* The lockstep command line as library calls: a run takes the CLI's arguments (features, models,
  * options, --frame_range, -o...) and scores the way the CLI does, from files or from frames the
  * caller gives. The CLI itself is a thin client of these calls, and so are the Python package
- * and its Dask runner: what they score is the CLI's, bit for bit. */
+ * and its Dask runner: what they score is the CLI's, bit for bit. The shared libraries export
+ * them (liblockstep.so, libvmaf.so.3); liblockstep.a holds the scoring API only. */
 #ifndef LOCKSTEP_RUN_H
 #define LOCKSTEP_RUN_H
 

@@ -24,6 +24,7 @@ The command line does the same (python3 -m lockstep.dask --help, or lockstep-das
 import argparse
 import csv
 import dataclasses
+import glob
 import os
 import shutil
 import sys
@@ -69,7 +70,8 @@ def load_catalogue(path):
         missing = {"reference", "distorted"} - set(rows.fieldnames or ())
         if missing:
             raise ValueError("%s: the header must name the columns reference and distorted "
-                             "(and optionally name); missing: %s" % (path, ", ".join(sorted(missing))))
+                             "(and optionally name); missing: %s"
+                             % (path, ", ".join(sorted(missing))))
         for row in rows:
             ref, dist = (os.path.join(base, row[k].strip()) for k in ("reference", "distorted"))
             pairs.append(Pair((row.get("name") or "").strip() or _stem(dist), ref, dist))
@@ -177,6 +179,8 @@ def run(client, pairs, models=None, features=None, no_prediction=False, args=(),
     pairs = _pairs(pairs)
     if fmt not in FORMAT_EXTENSIONS:
         raise ValueError("fmt must be one of %s" % ", ".join(FORMAT_EXTENSIONS))
+    # counting opens the inputs on any worker: on the CPU, whatever the shards run on
+    counting = lockstep.cli_args(models, features, no_prediction, args, **options)
     if backend:
         options["backend"] = backend
     scoring = lockstep.cli_args(models, features, no_prediction, args, **options)
@@ -209,7 +213,7 @@ def run(client, pairs, models=None, features=None, no_prediction=False, args=(),
         pending.add(future)
 
     for i, p in enumerate(pairs):
-        submit("count", i, (p.reference, p.distorted, scoring))
+        submit("count", i, (p.reference, p.distorted, counting))
     for future in pending:
         kind, i, fn_args, attempt = tasks.pop(future.key)
         rep, p = reports[i], pairs[i]
@@ -221,8 +225,12 @@ def run(client, pairs, models=None, features=None, no_prediction=False, args=(),
                 rep.resubmitted += 1
                 submit(kind, i, fn_args, attempt + 1)
             elif rep.error is None:
-                rep.error = "the task's worker was lost" if lost else str(exc) if isinstance(exc, lockstep.LockstepError) else \
-                    "%s: %s" % (type(exc).__name__, exc)
+                if lost:
+                    rep.error = "the task's worker was lost"
+                elif isinstance(exc, lockstep.LockstepError):
+                    rep.error = str(exc)
+                else:
+                    rep.error = "%s: %s" % (type(exc).__name__, exc)
                 shutil.rmtree(pair_dirs[i], ignore_errors=True)
             continue
         value = future.result()
@@ -250,8 +258,13 @@ def run(client, pairs, models=None, features=None, no_prediction=False, args=(),
             rep.models, rep.text = value["models"], value["text"]
             rep.report = None if output_dir is None else \
                 os.path.join(output_dir, p.name + FORMAT_EXTENSIONS[fmt])
+    # what tasks of a lost worker left: their shard folders, and a merge's partial report
     for d in pair_dirs:
         shutil.rmtree(d, ignore_errors=True)
+    for p in pairs if output_dir is not None else ():
+        report = os.path.join(output_dir, p.name + FORMAT_EXTENSIONS[fmt])
+        for stale in glob.glob(glob.escape(report) + ".part-*"):
+            _remove(stale)
     if made_work_dir:
         shutil.rmtree(work_dir, ignore_errors=True)
     return reports
