@@ -9,7 +9,6 @@ one shard per pair. Prints pairs per minute for each, and what a shard costs bey
                   context frames a shard reads around its own, the shard report)
   shard in-proc   the same for a shard scored in-process (lockstep.score, what a worker runs)
   merge           lockstep.merge of a pair's shard reports and writing the report, per pair
-  dask/task       the K=1 run's wall time less the in-process work it ran, per task
 
 Every Dask report is checked against the single run's (bytes but fps) before it counts.
 
@@ -22,6 +21,7 @@ Every Dask report is checked against the single run's (bytes but fps) before it 
 import argparse
 import os
 import re
+import resource
 import shutil
 import signal
 import statistics
@@ -38,13 +38,22 @@ def no_fps(text):
     return FPS.sub(r"\1FPS\2", text)
 
 
-def wall(fn, runs=1):
-    times = []
+def cpu_of(usage):
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(fn, runs=1):
+    """Median wall seconds and median CPU seconds (this process's and the children's it waited
+    for) of runs calls of fn: on a shared machine the CPU time is what the work itself took."""
+    walls, cpus = [], []
     for _ in range(runs):
+        c0 = time.process_time() + cpu_of(resource.getrusage(resource.RUSAGE_CHILDREN))
         t0 = time.perf_counter()
         fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+        walls.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() + cpu_of(resource.getrusage(resource.RUSAGE_CHILDREN))
+                    - c0)
+    return statistics.median(walls), statistics.median(cpus)
 
 
 def run_cli(cli, args):
@@ -82,15 +91,20 @@ class Cluster:
                                 stderr=subprocess.STDOUT)
 
     def close(self):
+        """Stops the cluster; returns the CPU seconds its workers used."""
         self.client.close()
         for p in reversed(self.procs):
             p.send_signal(signal.SIGTERM)
-        for p in self.procs:
+        cpu = 0.0
+        for k, p in enumerate(self.procs):
             try:
-                p.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                p.kill()
+                _, _, usage = os.wait4(p.pid, 0)
+                p.returncode = 0
+                cpu += cpu_of(usage) if k else 0.0
+            except ChildProcessError:
+                pass
         self.log.close()
+        return cpu
 
 
 def main():
@@ -143,14 +157,15 @@ def main():
             run_cli(cli, ["-r", r, "-d", d, "-q", "--json", "--precision", "max", "-o", path]
                     + base)
             single[name] = no_fps(open(path).read())
-    t_base = wall(baseline)
+    t_base, c_base = timed(baseline)
 
     # what one frame and one shard cost
     def cli_frames(n):
-        return wall(lambda: run_cli(cli, ["-r", ref, "-d", dist, "-q", "--frame_cnt", str(n)]
-                                    + base), o.runs)
-    t2, tn = cli_frames(2), cli_frames(o.frames)
+        return timed(lambda: run_cli(cli, ["-r", ref, "-d", dist, "-q", "--frame_cnt", str(n)]
+                                     + base), o.runs)
+    (t2, c2), (tn, cn) = cli_frames(2), cli_frames(o.frames)
     ms_frame = (tn - t2) / (o.frames - 2) * 1e3
+    cpu_ms_frame = (cn - c2) / (o.frames - 2) * 1e3
     ranges = lockstep.dask.shard_ranges(o.frames, o.shard_frames)
     shard_dir = os.path.join(o.work, "shards")
     os.makedirs(shard_dir, exist_ok=True)
@@ -168,33 +183,39 @@ def main():
     def merge():
         with lockstep.merge(paths) as m:
             m.write(os.path.join(shard_dir, "merged.json"), precision="max")
-    t_cli_shards = wall(cli_shards, o.runs)
-    t_py_shards = wall(py_shards, o.runs)
-    t_merge = wall(merge, o.runs)
+    t_cli_shards, c_cli_shards = timed(cli_shards, o.runs)
+    t_py_shards, c_py_shards = timed(py_shards, o.runs)
+    t_merge, c_merge = timed(merge, o.runs)
     assert no_fps(open(os.path.join(shard_dir, "merged.json")).read()) == single[pairs[0][2]]
-    frames_ms = o.frames * ms_frame
-    print("pairs: %d x %dx%d, %d frames, %s, backend %s; shards of %d frames (%d per pair)"
-          % (o.pairs, o.width, o.height, o.frames, o.model, o.backend, o.shard_frames,
-             len(ranges)))
-    print("ms/frame (CLI%s): %.2f; whole CLI run of a pair: %.3f s" % (
-        ", --threads %d" % o.cli_threads if o.cli_threads else "", ms_frame, tn))
-    print("shard fixed cost, CLI process:  %.1f ms per shard" % (
-        (t_cli_shards * 1e3 - frames_ms) / len(ranges)))
-    print("shard fixed cost, in-process:   %.1f ms per shard" % (
-        (t_py_shards * 1e3 - frames_ms) / len(ranges)))
-    print("merge + report:                 %.1f ms per pair (%.1f ms per shard)" % (
-        t_merge * 1e3, t_merge * 1e3 / len(ranges)))
+    n = len(ranges)
+    print("pairs: %d x %dx%d, %d frames, %s, backend %s; shards of %d frames (%d per pair); "
+          "load average %.1f" % (o.pairs, o.width, o.height, o.frames, o.model, o.backend,
+                                 o.shard_frames, n, os.getloadavg()[0]))
+    print("| cost | wall | CPU |")
+    print("|---|---|---|")
+    print("| ms/frame, CLI%s | %.2f | %.2f |" % (
+        " --threads %d" % o.cli_threads if o.cli_threads else "", ms_frame, cpu_ms_frame))
+    print("| whole CLI run of a pair, s | %.3f | %.3f |" % (tn, cn))
+    print("| shard fixed cost, CLI process, ms/shard | %.1f | %.1f |" % (
+        (t_cli_shards * 1e3 - o.frames * ms_frame) / n,
+        (c_cli_shards * 1e3 - o.frames * cpu_ms_frame) / n))
+    print("| shard fixed cost, in-process, ms/shard | %.1f | %.1f |" % (
+        (t_py_shards * 1e3 - o.frames * ms_frame) / n,
+        (c_py_shards * 1e3 - o.frames * cpu_ms_frame) / n))
+    print("| merge + report, ms/pair | %.1f | %.1f |" % (t_merge * 1e3, c_merge * 1e3))
     print()
-    print("| run | workers | tasks | wall s | pairs/min | vs baseline |")
-    print("|---|---|---|---|---|---|")
-    print("| CLI, one process per pair%s | - | %d | %.2f | %.1f | 1.00 |" % (
+    print("| run | workers | tasks | wall s | pairs/min | CPU s | pairs/CPU-min |")
+    print("|---|---|---|---|---|---|---|")
+    print("| CLI, one process per pair%s | - | %d | %.2f | %.1f | %.2f | %.1f |" % (
         " (--threads %d)" % o.cli_threads if o.cli_threads else "", o.pairs, t_base,
-        o.pairs * 60 / t_base))
+        o.pairs * 60 / t_base, c_base, o.pairs * 60 / c_base))
     env = dict(os.environ, PYTHONPATH=PACKAGE + os.pathsep + os.environ.get("PYTHONPATH", ""))
     for k in o.workers:
-        cluster = Cluster(os.path.join(o.work, "cluster%d" % k), k, o.gpus, env)
-        try:
-            for shard in (o.shard_frames, None):
+        # the workers' start-up and idle CPU (imports, connecting), taken out of the runs'
+        idle = Cluster(os.path.join(o.work, "cluster%d" % k), k, o.gpus, env).close()
+        for shard in (o.shard_frames, None):
+            cluster = Cluster(os.path.join(o.work, "cluster%d" % k), k, o.gpus, env)
+            try:
                 dask_out = os.path.join(o.work, "dask%d_%s" % (k, shard))
                 shutil.rmtree(dask_out, ignore_errors=True)
                 t0 = time.perf_counter()
@@ -203,19 +224,18 @@ def main():
                                             precision="max",
                                             backend=o.backend if o.backend != "cpu" else None)
                 t = time.perf_counter() - t0
-                for r in reports:
-                    assert r.error is None, r.error
-                    assert no_fps(open(r.report).read()) == single[r.name], r.name
-                tasks = sum(len(r.shards) for r in reports)
-                label = "dask, shards of %d" % shard if shard else "dask, one shard per pair"
-                print("| %s | %d | %d | %.2f | %.1f | %.2f |" % (
-                    label, k, tasks, t, o.pairs * 60 / t, t_base / t))
-                if k == 1 and shard:
-                    work = o.pairs * (t_py_shards + t_merge)
-                    print("|  (dask/task: %.1f ms beyond the in-process work) | | | | | |"
-                          % ((t - work) * 1e3 / (tasks + 2 * o.pairs)))
-        finally:
-            cluster.close()
+            finally:
+                cpu = cluster.close()
+            for r in reports:
+                assert r.error is None, r.error
+                assert no_fps(open(r.report).read()) == single[r.name], r.name
+            tasks = sum(len(r.shards) for r in reports) + 2 * o.pairs
+            label = "dask, shards of %d" % shard if shard else "dask, one shard per pair"
+            cpu = max(cpu - idle, 1e-9)
+            print("| %s | %d | %d | %.2f | %.1f | %.2f | %.1f |" % (
+                label, k, tasks, t, o.pairs * 60 / t, cpu, o.pairs * 60 / cpu))
+    print("(tasks: shards + a frame count and a merge per pair; CPU: the workers' processes "
+          "less the CPU of a cluster started and stopped idle)")
 
 
 if __name__ == "__main__":

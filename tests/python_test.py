@@ -14,7 +14,8 @@ ap.add_argument("--gen", required=True)
 ap.add_argument("--fixtures", required=True)
 ap.add_argument("--work", required=True)
 ap.add_argument("--package", required=True)
-ap.add_argument("pytest_args", nargs="*")
+ap.add_argument("--select", help="pytest -k expression")
+ap.add_argument("tests", nargs="+")
 o = ap.parse_args()
 try:
     import numpy  # noqa: F401
@@ -27,5 +28,5 @@ os.environ.update(LOCKSTEP_LIBRARY=o.library, LOCKSTEP_CLI=o.cli, LOCKSTEP_GEN=o
                   LOCKSTEP_FIXTURES=o.fixtures, LOCKSTEP_WORK=o.work)
 os.environ["PYTHONPATH"] = o.package + os.pathsep + os.environ.get("PYTHONPATH", "")
 sys.path.insert(0, o.package)
-sys.exit(pytest.main(["-q", "-rs", "-p", "no:cacheprovider",
-                      "--rootdir", o.package] + o.pytest_args))
+sys.exit(pytest.main(["-q", "-rs", "-p", "no:cacheprovider", "--rootdir", o.package]
+                     + (["-k", o.select] if o.select else []) + o.tests))
