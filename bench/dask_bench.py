@@ -16,7 +16,8 @@ Every Dask report is checked against the single run's (bytes but fps) before it 
 16 cores + GPU:   bench/dask_bench.py --build build --width 1920 --height 1080 --frames 48 \\
                       --pairs 32 --shard-frames 12 --workers 16 --cli-threads 16
                   (then --width 3840 --height 2160; and --backend cuda --workers 1 2 4 --gpus 1:
-                  GPU workers declare --resources GPU=1, CUDA_VISIBLE_DEVICES round robin)
+                  GPU workers declare --resources GPU=1, CUDA_VISIBLE_DEVICES round robin;
+                  without python3-distributed: --executor processes, the same tasks on a pool)
 """
 import argparse
 import os
@@ -107,6 +108,47 @@ class Cluster:
         return cpu
 
 
+_device = None
+
+
+def _pick_device(counter, gpus):
+    """Pool initializer: each process takes the next device (CUDA_VISIBLE_DEVICES)."""
+    with counter.get_lock():
+        os.environ["CUDA_VISIBLE_DEVICES"] = str(counter.value % gpus)
+        counter.value += 1
+
+
+def run_processes(pairs, scoring, counting, shard_frames, k, gpus, out):
+    """The Dask runner's tasks (count, shards, merge) on a pool of k processes instead of a
+    cluster, for machines without python3-distributed. Returns {name: report path}."""
+    import concurrent.futures
+    import multiprocessing
+    import lockstep.dask as ld
+    os.makedirs(out, exist_ok=True)
+    init, initargs = None, ()
+    if gpus:
+        init, initargs = _pick_device, (multiprocessing.Value("i", 0), gpus)
+    reports = {}
+    with concurrent.futures.ProcessPoolExecutor(k, initializer=init, initargs=initargs) as pool:
+        counts = [pool.submit(ld.count_task, r, d, counting) for r, d, _ in pairs]
+        shards = {}
+        for (r, d, name), c in zip(pairs, counts):
+            pair_dir = os.path.join(out, ".shards-" + name)
+            os.makedirs(pair_dir, exist_ok=True)
+            shards[name] = (pair_dir, [pool.submit(ld.shard_task, r, d, scoring, a, b,
+                                                   os.path.join(pair_dir, "s%d.json" % a))
+                                       for a, b in ld.shard_ranges(c.result(), shard_frames)])
+        merges = {}
+        for name, (pair_dir, fs) in shards.items():
+            path = os.path.join(out, name + ".json")
+            merges[name] = pool.submit(ld.merge_task, [f.result() for f in fs], path, "json",
+                                       "max", pair_dir)
+            reports[name] = (path, len(fs))
+        for f in merges.values():
+            f.result()
+    return reports
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", default="build", help="the build folder (CLI, lockstep-gen, "
@@ -124,6 +166,9 @@ def main():
     ap.add_argument("--backend", default="cpu", choices=("cpu", "cuda", "opencl"))
     ap.add_argument("--gpus", type=int, default=0, help="GPU workers: devices to spread over")
     ap.add_argument("--runs", type=int, default=3, help="runs of the single-pair timings")
+    ap.add_argument("--executor", choices=("dask", "processes"), default="dask",
+                    help="processes: the runner's tasks on a pool of K processes (where "
+                         "python3-distributed is missing); default dask")
     o = ap.parse_args()
     cli = os.path.abspath(os.path.join(o.build, "tools", "lockstep"))
     gen = os.path.abspath(os.path.join(o.build, "tools", "lockstep-gen"))
@@ -210,6 +255,25 @@ def main():
         " (--threads %d)" % o.cli_threads if o.cli_threads else "", o.pairs, t_base,
         o.pairs * 60 / t_base, c_base, o.pairs * 60 / c_base))
     env = dict(os.environ, PYTHONPATH=PACKAGE + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    if o.executor == "processes":
+        counting = ["-m", o.model]
+        for k in o.workers:
+            for shard in (o.shard_frames, None):
+                out_k = os.path.join(o.work, "proc%d_%s" % (k, shard))
+                shutil.rmtree(out_k, ignore_errors=True)
+                got = {}
+
+                def work():
+                    got.update(run_processes(pairs, scoring, counting, shard, k, o.gpus, out_k))
+                t, cpu = timed(work)
+                for name, (path, _) in got.items():
+                    assert no_fps(open(path).read()) == single[name], name
+                tasks = sum(n for _, n in got.values()) + 2 * o.pairs
+                label = "%d processes, %s" % (k, "shards of %d" % shard if shard
+                                              else "one shard per pair")
+                print("| %s | %d | %d | %.2f | %.1f | %.2f | %.1f |" % (
+                    label, k, tasks, t, o.pairs * 60 / t, cpu, o.pairs * 60 / cpu))
+        return
     for k in o.workers:
         # the workers' start-up and idle CPU (imports, connecting), taken out of the runs'
         idle = Cluster(os.path.join(o.work, "cluster%d" % k), k, o.gpus, env).close()

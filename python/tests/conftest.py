@@ -25,6 +25,18 @@ FIXTURES = env("LOCKSTEP_FIXTURES")
 WORK = env("LOCKSTEP_WORK")
 os.makedirs(WORK, exist_ok=True)
 
+# what the tests compared, printed at the end of the session
+SUMMARY = {"values compared bit for bit with the CLI's JSON": 0}
+NOTES = []
+
+
+def pytest_terminal_summary(terminalreporter):
+    for key, value in SUMMARY.items():
+        terminalreporter.write_line("%s: %d" % (key, value))
+    for line in NOTES:
+        terminalreporter.write_line(line)
+
+
 FPS = re.compile(r'(<fyi fps=")[^"]*(" />)|("fps": )[^,\n]*(,)')
 
 
@@ -99,6 +111,7 @@ def assert_same_as_report(result, report):
         assert (v is None and not math.isfinite(result.aggregates[m])) or \
             bits(result.aggregates[m]) == bits(v), m
         n += 1
+    SUMMARY["values compared bit for bit with the CLI's JSON"] += n
     return n
 
 

@@ -16,7 +16,7 @@ import pytest
 distributed = pytest.importorskip("distributed")
 
 import lockstep.dask  # noqa: E402
-from conftest import WORK, cli_report, fixture, generated, no_fps, read  # noqa: E402
+from conftest import NOTES, WORK, cli_report, fixture, generated, no_fps, read  # noqa: E402
 
 PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCORING = ["--feature", "psnr=enable_apsnr=true", "--feature",
@@ -145,8 +145,8 @@ def test_catalogue_on_two_workers(pairs, expected):
         n_pairs, n_shards, n_bytes = check_reports(ordered, pairs, expected, out)
         many = sum(1 for r in ordered if len(r.shards) >= 4)
         assert n_pairs >= 20 and many >= 10
-        print("\n%d pairs, %d shards (%d pairs in 4 or more), %d report bytes compared"
-              % (n_pairs, n_shards, many, n_bytes))
+        NOTES.append("dask: %d pairs, %d shards (%d pairs in 4 or more), %d report bytes "
+                     "equal to the single runs'" % (n_pairs, n_shards, many, n_bytes))
         # reports returned rather than written, from a CSV catalogue and with relative paths
         cat = os.path.join(WORK, "dask_catalogue.csv")
         with open(cat, "w", newline="") as f:
@@ -223,7 +223,9 @@ def test_worker_killed_mid_run(pairs, expected):
         assert time.time() > killed_at
         dead = [w for w in cluster.workers if w.poll() is not None]
         assert len(dead) == 1 and dead[0].returncode == -signal.SIGKILL
-        check_reports(result["reports"], [p for p in group], expected, out)
+        n_pairs, n_shards, n_bytes = check_reports(result["reports"], group, expected, out)
+        NOTES.append("dask, a worker killed mid-run: %d pairs, %d shards, %d report bytes equal "
+                     "to the single runs', nothing partial left" % (n_pairs, n_shards, n_bytes))
         assert len(cluster.client.scheduler_info()["workers"]) == 1
     finally:
         cluster.close()
