@@ -32,7 +32,8 @@ NOTES = []
 
 def pytest_terminal_summary(terminalreporter):
     for key, value in SUMMARY.items():
-        terminalreporter.write_line("%s: %d" % (key, value))
+        if value:
+            terminalreporter.write_line("%s: %d" % (key, value))
     for line in NOTES:
         terminalreporter.write_line(line)
 
