@@ -216,44 +216,65 @@ double ls_cambi_top_mean(const float *c, unsigned k)
     return sum / (double)k;
 }
 
-/* A non-zero c-value is w * p0 * pm / (p0 + pm) (within a few float roundings) with p0, pm >= 1
- * and w <= 9, p0 + pm <= 4225: it lies in [0.5, 2^14), so it is an integer multiple of 2^-24
- * below 2^38. */
 void ls_cambi_sums_add(LsCambiSums *sums, const float *c, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
-        const uint32_t b = ls_float_bits(c[i]);
-        if (!b)
-            continue;
-        const uint32_t e = b >> 23; /* the sign is 0 */
-        if (e < 126 || e > 140) {
-            sums->odd++;
-            continue;
+        uint64_t f = 0;
+        switch (ls_cambi_sum_units(c[i], &f)) {
+        case 0: break;
+        case 1:
+            sums->nonzero++;
+            sums->total += f;
+            sums->bits |= f;
+            break;
+        default: sums->odd++; break;
         }
-        const uint64_t f = (uint64_t)((b & 0x7fffffu) | 0x800000u) << (e - 126);
-        sums->nonzero++;
-        sums->total += f;
-        sums->bits |= f;
     }
+}
+
+static unsigned pool_k(unsigned n, double topk)
+{
+    int k = (int)(topk * (double)n);
+    return (unsigned)(k < 1 ? 1 : k > (int)n ? (int)n : k);
+}
+
+bool ls_cambi_pool_shortcut(unsigned n, double topk, const LsCambiSums *sums, double *score)
+{
+    const unsigned k = pool_k(n, topk);
+    /* When the non-zero values are at most k, the k largest are all of them plus zeros. If
+     * moreover every partial sum of them is exact in double (all are multiples of 2^g and their
+     * total is below 2^(53+g)), the reference's double sum in its own order equals the exact
+     * total, whatever the order: no selection is needed. n < 2^25 keeps the total below 2^63. */
+    if (!sums->odd && n < (1u << 25) && sums->nonzero <= k) {
+        const int g = sums->bits ? __builtin_ctzll(sums->bits) : 0;
+        if ((sums->total >> g) < ((uint64_t)1 << 53)) {
+            *score = ldexp((double)sums->total, -24) / (double)k;
+            return true;
+        }
+    }
+    return false;
 }
 
 double ls_cambi_pool(const LsCambiDsp *dsp, float *c, unsigned n, double topk,
                      const LsCambiSums *sums)
 {
-    int k = (int)(topk * (double)n);
-    k = k < 1 ? 1 : k > (int)n ? (int)n : k;
-    /* Shortcut: when the non-zero values are at most k, the k largest are all of them plus zeros.
-     * If moreover every partial sum of them is exact in double (all are multiples of 2^g and
-     * their total is below 2^(53+g)), the reference's double sum in its own order equals the
-     * exact total, whatever the order: no selection is needed. n < 2^25 keeps the total below
-     * 2^63. */
-    if (!sums->odd && n < (1u << 25) && sums->nonzero <= (unsigned)k) {
-        const int g = sums->bits ? __builtin_ctzll(sums->bits) : 0;
-        if ((sums->total >> g) < ((uint64_t)1 << 53))
-            return ldexp((double)sums->total, -24) / (double)k;
-    }
-    dsp->select(c, n, (unsigned)k);
-    return ls_cambi_top_mean(c, (unsigned)k);
+    double score;
+    if (ls_cambi_pool_shortcut(n, topk, sums, &score))
+        return score;
+    const unsigned k = pool_k(n, topk);
+    dsp->select(c, n, k);
+    return ls_cambi_top_mean(c, k);
+}
+
+int ls_cambi_check_top(unsigned top, unsigned bpc)
+{
+    const unsigned max = (1u << bpc) - 1;
+    if (top > max)
+        return ls_fex_error(NULL,
+                            "cambi: invalid input: a luma sample is %u, above %u, the largest "
+                            "%u-bit value",
+                            top, max, bpc);
+    return 0;
 }
 
 /* ---- init ---- */
@@ -606,7 +627,6 @@ static int preprocess(const LsCambiState *s, const LsCambiGeometry *g, const Vma
 {
     const unsigned bpc = s->bpc, w = g->w, h = g->h;
     if (bpc != 8 && bpc != 16) {
-        const unsigned max = (1u << bpc) - 1;
         unsigned top = 0;
         for (unsigned i = 0; i < s->in_h; i++) {
             const uint16_t *row = (const uint16_t *)((const uint8_t *)pic->data[0] +
@@ -614,11 +634,9 @@ static int preprocess(const LsCambiState *s, const LsCambiGeometry *g, const Vma
             for (unsigned j = 0; j < s->in_w; j++)
                 top = row[j] > top ? row[j] : top;
         }
-        if (top > max)
-            return ls_fex_error(NULL,
-                                "cambi: invalid input: a luma sample is %u, above %u, the largest "
-                                "%u-bit value",
-                                top, max, bpc);
+        const int err = ls_cambi_check_top(top, bpc);
+        if (err)
+            return err;
     }
     const uint8_t *plane = pic->data[0];
 #define INPUT_ROW(i) (plane + (ptrdiff_t)(g->pos_y ? (unsigned)g->pos_y[i] : (i)) * pic->stride[0])
