@@ -98,12 +98,19 @@ class Cluster:
             p.send_signal(signal.SIGTERM)
         cpu = 0.0
         for k, p in enumerate(self.procs):
-            try:
-                _, _, usage = os.wait4(p.pid, 0)
-                p.returncode = 0
-                cpu += cpu_of(usage) if k else 0.0
-            except ChildProcessError:
-                pass
+            # a worker can hang while closing: 30 s, then SIGKILL
+            deadline = time.time() + 30
+            while True:
+                pid, _, usage = os.wait4(p.pid, os.WNOHANG)
+                if pid:
+                    break
+                if time.time() > deadline:
+                    p.kill()
+                    _, _, usage = os.wait4(p.pid, 0)
+                    break
+                time.sleep(0.05)
+            p.returncode = 0
+            cpu += cpu_of(usage) if k else 0.0
         self.log.close()
         return cpu
 
@@ -170,6 +177,7 @@ def main():
                     help="processes: the runner's tasks on a pool of K processes (where "
                          "python3-distributed is missing); default dask")
     o = ap.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)   # rows as they come, also into a pipe
     cli = os.path.abspath(os.path.join(o.build, "tools", "lockstep"))
     gen = os.path.abspath(os.path.join(o.build, "tools", "lockstep-gen"))
     lib = os.path.abspath(os.path.join(o.build, "src", "liblockstep.so"))
