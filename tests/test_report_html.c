@@ -123,7 +123,10 @@ static void big_report(void)
                      "--feature", "psnr", "--html", "big.html", NULL };
     CliSettings s;
     optind = 0; /* getopt starts afresh */
-    cli_parse(11, argv, &s);
+    {
+        char perr[512];
+        CHECK(cli_parse(11, argv, &s, false, perr, sizeof(perr)) == CLI_PARSE_OK, "parse");
+    }
     const LsVideoInfo ref = { .w = 1920, .h = 1080, .bpc = 8, .fmt = VMAF_PIX_FMT_YUV420P,
                               .source = "Y4M C420jpeg", .fps_num = 25, .fps_den = 1 };
     const LsVideoInfo dist = { .w = 1920, .h = 1080, .bpc = 8, .fmt = VMAF_PIX_FMT_YUV420P,
@@ -195,7 +198,10 @@ static void small_report(void)
                      "--html", "small.html", NULL };
     CliSettings s;
     optind = 0;
-    cli_parse(9, argv, &s);
+    {
+        char perr[512];
+        CHECK(cli_parse(9, argv, &s, false, perr, sizeof(perr)) == CLI_PARSE_OK, "parse");
+    }
     const LsVideoInfo info = { .w = 64, .h = 48, .bpc = 10, .fmt = VMAF_PIX_FMT_YUV444P,
                                .source = "Y4M C444p10" };
     const HtmlRun run = { ctx, 5, &s, &info, &info, 9, argv, 0.5 };

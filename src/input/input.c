@@ -797,6 +797,23 @@ int ls_input_skip(LsInput *in, char *err, size_t err_len)
     return 1;
 }
 
+int ls_input_count_frames(LsInput *in, uint64_t *count, char *err, size_t err_len)
+{
+    struct stat st;
+    if (in->seekable && in->frame_index == 0 && !fstat(fileno(in->file), &st)) {
+        const uint64_t frame = (in->info.y4m ? 6 : 0) + (uint64_t)in->info.frame_bytes;
+        const uint64_t data = st.st_size > in->data_start ? (uint64_t)(st.st_size - in->data_start) : 0;
+        *count = data / frame;
+        return 0;
+    }
+    /* pipes and frames with parameters: read through */
+    int r;
+    while ((r = ls_input_skip(in, err, err_len)) > 0)
+        ;
+    *count = in->frame_index;
+    return r;
+}
+
 void ls_input_read_planes(LsInput *in, unsigned n_planes)
 {
     if (n_planes < 1 || n_planes > in->geo.n_planes)

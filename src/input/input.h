@@ -51,6 +51,11 @@ int ls_input_read_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err, s
  * keep what they held, and their bytes are skipped, though still required to be there (a truncated
  * frame stays an error). Out of range: every plane. Callable while other threads read. */
 void ls_input_read_planes(LsInput *in, unsigned n_planes);
+/* The frames of the input from the first one not read yet: from the file's size where it is
+ * read at frame indices and nothing was read yet (a partial last frame is not counted: reading
+ * it is the error), else by reading through to the end (an error then returns as
+ * ls_input_read). */
+int ls_input_count_frames(LsInput *in, uint64_t *count, char *err, size_t err_len);
 /* Skips one frame; same returns as ls_input_read. */
 int ls_input_skip(LsInput *in, char *err, size_t err_len);
 void ls_input_close(LsInput *in);
