@@ -524,9 +524,17 @@ static int init_slot(VmafContext *ctx, Slot *s)
         Slot *cpu;
         if ((err = make_slot(ctx, s->fex.ex->cpu_twin, s->values, s->n_values, &cpu)))
             return err;
+        /* the CPU extractor's string options point into its slot's copies of the values: they
+         * move with it */
         LsFex keep = s->fex;
         s->fex = cpu->fex;
         cpu->fex = keep;
+        LsOptionValue *keep_values = s->values;
+        const unsigned keep_n = s->n_values;
+        s->values = cpu->values;
+        s->n_values = cpu->n_values;
+        cpu->values = keep_values;
+        cpu->n_values = keep_n;
         cpu->initialized = 0;
         free_slot(cpu);
         err = s->fex.ex->init(&s->fex, ctx->fmt, ctx->bpc, ctx->w, ctx->h);

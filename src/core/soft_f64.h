@@ -69,10 +69,12 @@ LS_HD static inline ls_u64 ls_sd_from_i64(ls_i64 v)
 {
     if (v == 0)
         return 0;
+    /* -2^63 apart: its magnitude is no ls_i64, and NVIDIA's OpenCL compiler folds the negation
+     * below as if it were (its result came out as -2^62) */
+    if ((ls_u64)v == LS_SD_SIGN)
+        return LS_SD_SIGN | ((ls_u64)(1023 + 63) << 52);
     const ls_u64 sign = v < 0 ? LS_SD_SIGN : 0;
-    const ls_u64 m = v < 0 ? (ls_u64)0 - (ls_u64)v : (ls_u64)v;
-    if (m >> 63)
-        return ls_sd_round_pack(sign, 1, (m >> 1) | (m & 1));
+    const ls_u64 m = v < 0 ? (ls_u64)0 - (ls_u64)v : (ls_u64)v; /* below 2^63 */
     return ls_sd_round_pack(sign, 0, m);
 }
 
