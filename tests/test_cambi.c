@@ -1566,7 +1566,8 @@ static int bench(const char *path, unsigned w, unsigned h, unsigned frame)
             LsCambiSums sums = { 0 };
             memcpy(img, img0, (size_t)w * h * 2);
             const double t0 = now();
-            ls_cambi_spatial_mask(&d, mask, img, w, w, h, ls_cambi_mask_index(w, h), tmp);
+            ls_cambi_spatial_mask(&d, img, mask, w, w, h, ls_cambi_mask_index(w, h), false, NULL,
+                                  NULL, tmp);
             const double t1 = now();
             ls_cambi_mode_filter(&d, img, w, w, h, tmp);
             const double t2 = now();

@@ -158,10 +158,21 @@ double ls_cambi_pool_select(float *c, unsigned n, unsigned k);
 double ls_cambi_top_mean(const float *c, unsigned k);
 
 /* Whole-picture passes over the row units. */
-static inline size_t ls_cambi_mask_tmp_size(unsigned w) { return (size_t)(w + 64) * 9; }
-/* M of a w x h picture (§6.1), mask stride = w; tmp: ls_cambi_mask_tmp_size(w) bytes. */
-void ls_cambi_spatial_mask(const LsCambiDsp *dsp, uint8_t *mask, const uint16_t *img,
-                           ptrdiff_t stride, unsigned w, unsigned h, int mask_index, void *tmp);
+static inline size_t ls_cambi_mask_tmp_size(unsigned w)
+{
+    return (size_t)(w + 64) * 11 + 16 * (size_t)w;
+}
+/* Writes working row r (w samples) into dst; called for r = 0, 1, ..., h - 1 in turn. Non-zero
+ * stops the pass. */
+typedef int (*LsCambiRowFn)(void *ctx, unsigned r, uint16_t *dst);
+/* M of a w x h working picture (§6.1), and the picture and mask that scale 0 starts from: the
+ * whole picture, or with `half` (the speed-up, §6.2) its even rows and columns, sampled as they
+ * are made so that the full-size picture never goes to memory. img and mask have rows `stride`
+ * apart. The working rows come from row(ctx, ...); row NULL: img holds the picture already (not
+ * with half). tmp: ls_cambi_mask_tmp_size(w) bytes. Returns 0 or what row returned. */
+int ls_cambi_spatial_mask(const LsCambiDsp *dsp, uint16_t *img, uint8_t *mask, ptrdiff_t stride,
+                          unsigned w, unsigned h, int mask_index, bool half, LsCambiRowFn row,
+                          void *ctx, void *tmp);
 /* The mode filter in place (§6.2.1); tmp: 3 * w uint16. */
 void ls_cambi_mode_filter(const LsCambiDsp *dsp, uint16_t *img, ptrdiff_t stride, unsigned w,
                           unsigned h, uint16_t *tmp);

@@ -169,31 +169,50 @@ void ls_cambi_dsp_init(LsCambiDsp *dsp, uint64_t cpu_flags)
 #endif
 }
 
-void ls_cambi_spatial_mask(const LsCambiDsp *dsp, uint8_t *mask, const uint16_t *img,
-                           ptrdiff_t stride, unsigned w, unsigned h, int mask_index, void *tmp)
+int ls_cambi_spatial_mask(const LsCambiDsp *dsp, uint16_t *img, uint8_t *mask, ptrdiff_t stride,
+                          unsigned w, unsigned h, int mask_index, bool half, LsCambiRowFn row,
+                          void *ctx, void *tmp)
 {
     enum { R = LS_CAMBI_MASK_RADIUS, RING = 2 * R + 2 };
     /* colsum: the zero-derivative count of the 7 rows around the mask row, between R zero
-     * entries on each side (and slack for vector reads); ring: the rows still in the window */
+     * entries on each side (and slack for vector reads); zring: the rows still in the window;
+     * mrow: a full mask row before decimation; iring: the working rows still needed when
+     * decimating (mask row i needs working rows up to i + R + 1: at most R + 2 live rows) */
     uint8_t *colsum = (uint8_t *)tmp + R;
-    uint8_t *ring = (uint8_t *)tmp + w + 64;
+    uint8_t *zring = (uint8_t *)tmp + w + 64;
+    uint8_t *mrow = zring + RING * (size_t)w;
+    uint16_t *iring = (uint16_t *)(void *)(mrow + w + 64);
     memset(tmp, 0, w + 64);
-    unsigned next = 0;
+#define WORK_ROW(r) (half ? iring + ((r) % RING) * (size_t)w : img + (size_t)(r) * stride)
+    unsigned made = 0, next = 0; /* working rows produced, zero-derivative rows counted */
     for (unsigned i = 0; i < h; i++) {
         for (; next <= i + R && next < h; next++) {
-            const uint16_t *row = img + next * stride;
-            uint8_t *z = ring + (next % RING) * w;
-            dsp->zero_deriv(z, row, next + 1 < h ? row + stride : row, w);
+            const unsigned below = next + 1 < h ? next + 1 : next;
+            for (; row && made <= below; made++) {
+                const int err = row(ctx, made, WORK_ROW(made));
+                if (err)
+                    return err;
+            }
+            uint8_t *z = zring + (next % RING) * (size_t)w;
+            dsp->zero_deriv(z, WORK_ROW(next), WORK_ROW(below), w);
             for (unsigned j = 0; j < w; j++)
                 colsum[j] = (uint8_t)(colsum[j] + z[j]);
         }
         if (i >= R + 1) {
-            const uint8_t *z = ring + ((i - R - 1) % RING) * w;
+            const uint8_t *z = zring + ((i - R - 1) % RING) * (size_t)w;
             for (unsigned j = 0; j < w; j++)
                 colsum[j] = (uint8_t)(colsum[j] - z[j]);
         }
-        dsp->mask_row(mask + i * w, colsum, w, mask_index);
+        if (!half) {
+            dsp->mask_row(mask + i * stride, colsum, w, mask_index);
+        } else if (!(i & 1)) {
+            dsp->mask_row(mrow, colsum, w, mask_index);
+            dsp->decimate(img + (i >> 1) * stride, mask + (i >> 1) * stride, WORK_ROW(i), mrow,
+                          (w + 1) >> 1);
+        }
     }
+#undef WORK_ROW
+    return 0;
 }
 
 void ls_cambi_mode_filter(const LsCambiDsp *dsp, uint16_t *img, ptrdiff_t stride, unsigned w,
