@@ -968,8 +968,21 @@ static void test_model(void)
         model_thresholds(&m, eotf, tvit, mlc, vlt);
         n += compare_with_model(&cs, m, 2, cases[k].name, &differ);
     }
-    /* (the speed-up, active from 1920x1080 on, is checked against the goldens: the VMAF v1 runs
-     * use cambi_high_res_speedup=1080 on the 1080p fixtures) */
+    /* the speed-up, active from 1920x1080 on (the goldens cover it on the 1080p fixtures): odd
+     * sizes, so that the decimation made in the mask pass keeps a last odd row and column, at
+     * 8 bits (anti-dithered from the input rows) and 10 */
+    {
+        static const struct {
+            unsigned w, h, bpc;
+        } big[] = { { 1921, 1081, 8 }, { 2001, 1037, 10 } };
+        for (unsigned k = 0; k < 2; k++) {
+            Case cs = { "speed-up", big[k].w, big[k].h, big[k].bpc, BANDED,
+                        { { "cambi_high_res_speedup", "1080" } }, 1 };
+            Model m = model_default(cs.w, cs.h, cs.bpc);
+            m.speedup = true;
+            n += compare_with_model(&cs, m, 1, "cambi_hrs_1080", &differ);
+        }
+    }
     /* how many of the default model scores are not 0 (the comparison must see banding) */
     {
         unsigned *px = malloc(sizeof(unsigned) * 256 * 216);
@@ -1509,6 +1522,16 @@ static void test_refusals(void)
                  "cambi: invalid input: a luma sample is %u, above %u, the largest %u-bit value",
                  1u << bpc, (1u << bpc) - 1, bpc);
         CHECK(r.err == -EINVAL && strstr(r.error, text), "bpc %u: %d %s", bpc, r.err, r.error);
+        run_free(&r);
+        /* resampled (the whole input is checked first) and anti-dithered (row by row) */
+        r = run_cambi((Opt[]){ { "enc_width", "250" }, { "enc_height", "200" } }, 2, &pic, NULL, 1,
+                      ls_cpu_detect());
+        CHECK(r.err == -EINVAL && strstr(r.error, text), "bpc %u resampled: %d %s", bpc, r.err,
+              r.error);
+        run_free(&r);
+        r = run_cambi((Opt[]){ { "enc_bitdepth", "8" } }, 1, &pic, NULL, 1, ls_cpu_detect());
+        CHECK(r.err == -EINVAL && strstr(r.error, text), "bpc %u anti-dithered: %d %s", bpc,
+              r.err, r.error);
         run_free(&r);
         free_picture(&pic);
         free(px);
