@@ -649,10 +649,15 @@ static void test_checkasm(void)
         printf("checkasm: no AVX2 on this CPU, AVX2 variants not tested (SKIP)\n");
         return;
     }
-    LsCambiDsp c, v;
+    LsCambiDsp c, v, v512;
     ls_cambi_dsp_init(&c, 0);
     ls_cambi_dsp_init(&v, LS_CPU_FLAG_AVX2);
+    ls_cambi_dsp_init(&v512, LS_CPU_FLAG_AVX2 | LS_CPU_FLAG_AVX512);
+    const bool avx512 = (ls_cpu_detect() & LS_CPU_FLAG_AVX512) != 0;
+    CHECK(!avx512 || (v512.antidither8 != v.antidither8 && v512.colsum != v.colsum),
+          "AVX-512 row units not installed");
     CHECK(v.zero_deriv != c.zero_deriv && v.mask_row != c.mask_row && v.mode_h != c.mode_h &&
+              v.antidither8 != c.antidither8 && v.colsum != c.colsum &&
               v.mode_v != c.mode_v && v.decimate != c.decimate && v.runs != c.runs &&
               v.hist_runs != c.hist_runs && v.c_runs != c.c_runs,
           "AVX2 variants not installed");
@@ -682,6 +687,57 @@ static void test_checkasm(void)
                     n_bad++;
                     CHECK(0, "zero_deriv w %u fill %d last %d", w, fill, last);
                 }
+            }
+            /* anti-dithering of 8-bit rows: random, 0, 255, a mix of both, steps; the last row
+             * (below = row) */
+            for (int last = 0; last < 2; last++) {
+                uint8_t *r8 = malloc(w + 64), *b8 = malloc(w + 64);
+                for (unsigned j = 0; j < w + 64; j++) {
+                    const uint8_t x = (uint8_t)rnd(), y = (uint8_t)rnd();
+                    r8[j] = fill == 2 ? 255 : fill == 3 ? 0 : fill == 5 ? (x & 1) * 255 : x;
+                    b8[j] = fill == 2 ? 255 : fill == 3 ? 0 : fill == 5 ? (y & 1) * 255 : y;
+                    if (fill == 1)
+                        r8[j] = b8[j] = (uint8_t)(j / 7);
+                }
+                for (int vi = 0; vi < 2; vi++) {
+                    const LsCambiDsp *d = vi ? &v512 : &v;
+                    if (vi && !avx512)
+                        continue;
+                    memset(o1, 0xee, (w + 64) * 2);
+                    memset(o2, 0xee, (w + 64) * 2);
+                    c.antidither8(o1, r8, last ? r8 : b8, w);
+                    d->antidither8(o2, r8, last ? r8 : b8, w);
+                    n_cases++;
+                    if (memcmp(o1, o2, (w + 64) * 2)) {
+                        n_bad++;
+                        CHECK(0, "antidither8 %s w %u fill %d last %d", vi ? "avx512" : "avx2",
+                              w, fill, last);
+                    }
+                }
+                free(r8);
+                free(b8);
+            }
+            /* window counts: a row entering and one leaving, counts 0..7, nothing past w */
+            for (int vi = 0; vi < 2; vi++) {
+                const LsCambiDsp *d = vi ? &v512 : &v;
+                if (vi && !avx512)
+                    continue;
+                uint8_t *s1 = malloc(w + 64), *s2 = malloc(w + 64);
+                for (unsigned j = 0; j < w + 64; j++) {
+                    z1[j] = (uint8_t)(fill == 2 ? 1 : fill == 3 ? 0 : rnd() & 1);
+                    z2[j] = (uint8_t)(fill == 2 ? 1 : fill == 3 ? 0 : rnd() & 1);
+                    s1[j] = (uint8_t)((fill == 2 ? 6 : rnd() % 7) + z2[j]);
+                }
+                memcpy(s2, s1, w + 64);
+                c.colsum(s1, z1, z2, w);
+                d->colsum(s2, z1, z2, w);
+                n_cases++;
+                if (memcmp(s1, s2, w + 64)) {
+                    n_bad++;
+                    CHECK(0, "colsum %s w %u fill %d", vi ? "avx512" : "avx2", w, fill);
+                }
+                free(s1);
+                free(s2);
             }
             /* mask row from counts 0..7 */
             for (unsigned j = 0; j < w; j++)
@@ -767,9 +823,6 @@ static void test_checkasm(void)
 
     /* the c-value pass (histograms, runs, c-values, sums) on whole scales, every window, 1, 4
      * and 32 contrast steps, against the C path: AVX2, and AVX-512 where the CPU has it */
-    const bool avx512 = (ls_cpu_detect() & LS_CPU_FLAG_AVX512) != 0;
-    LsCambiDsp v512;
-    ls_cambi_dsp_init(&v512, LS_CPU_FLAG_AVX2 | LS_CPU_FLAG_AVX512);
     CHECK(!avx512 || (v512.c_runs != v.c_runs && v512.hist_runs != v.hist_runs),
           "AVX-512 variants not installed");
     const LsCambiDsp *variants[2] = { &v, &v512 };
@@ -823,9 +876,10 @@ static void test_checkasm(void)
         free(c1);
         free(c2);
     }
-    printf("checkasm: row units avx2 vs c: %u cases, %u differ; c-value passes avx2 vs c: %u "
+    printf("checkasm: row units avx2 (and avx512 for antidither8, colsum%s) vs c: %u cases, %u "
+           "differ; c-value passes avx2 vs c: %u "
            "cases, %u differ; avx512 vs c: ",
-           n_cases, n_bad, n_pass[0], bad_pass[0]);
+           avx512 ? "" : ": SKIP, no AVX-512", n_cases, n_bad, n_pass[0], bad_pass[0]);
     if (avx512)
         printf("%u cases, %u differ\n", n_pass[1], bad_pass[1]);
     else

@@ -603,16 +603,6 @@ static void antidither_row(uint16_t *restrict out, const uint16_t *restrict row,
     out[w - 1] = (uint16_t)ls_cambi_antidither(row, below, (int)w - 1, (int)w);
 }
 
-/* The same from 8-bit input rows, converted on the way: the sum of four samples shifted by 2,
- * shifted back by 2, is their plain sum. */
-static void antidither_row8(uint16_t *restrict out, const uint8_t *restrict row,
-                            const uint8_t *restrict below, unsigned w)
-{
-    for (unsigned j = 0; j + 1 < w; j++)
-        out[j] = (uint16_t)(row[j] + row[j + 1] + below[j] + below[j + 1]);
-    out[w - 1] = (uint16_t)(2 * (row[w - 1] + below[w - 1]));
-}
-
 /* The largest luma sample of the picture. */
 static unsigned luma_max(const LsCambiState *s, const VmafPicture *pic)
 {
@@ -651,12 +641,13 @@ static bool row_above(const uint8_t *row, unsigned w, unsigned max)
 /* Makes the rows of the 10-bit working picture (§5) one at a time, for ls_cambi_spatial_mask. */
 typedef struct RowMaker {
     const LsCambiState *s;
+    const LsCambiDsp *dsp;
     const LsCambiGeometry *g;
     const VmafPicture *pic;
-    uint16_t *cur, *next; /* resampling with anti-dithering: converted rows r and r + 1 */
+    uint16_t *cur, *next; /* anti-dithering: converted rows r and r + 1 */
 } RowMaker;
 
-static int make_row(void *ctx, unsigned r, uint16_t *out)
+static int make_row(void *ctx, unsigned r, uint16_t *out, const uint16_t **at)
 {
     RowMaker *m = ctx;
     const LsCambiState *s = m->s;
@@ -664,6 +655,7 @@ static int make_row(void *ctx, unsigned r, uint16_t *out)
     const unsigned bpc = s->bpc, w = g->w, h = g->h;
     const uint8_t *plane = m->pic->data[0];
     const ptrdiff_t in_stride = m->pic->stride[0];
+    *at = out;
     if (g->pos_y) { /* resampling: the whole input was checked before */
 #define INPUT_ROW(i) (plane + (ptrdiff_t)g->pos_y[i] * in_stride)
         if (!s->antidither) {
@@ -687,9 +679,12 @@ static int make_row(void *ctx, unsigned r, uint16_t *out)
     if (depth_checked(bpc) && row_above(row, w, (1u << bpc) - 1))
         return depth_error(s, m->pic);
     if (!s->antidither) {
-        convert_row(out, row, NULL, w, bpc);
+        if (bpc == 10)
+            *at = (const uint16_t *)(const void *)row; /* already the working row */
+        else
+            convert_row(out, row, NULL, w, bpc);
     } else if (bpc == 8) {
-        antidither_row8(out, row, below, w);
+        m->dsp->antidither8(out, row, below, w);
     } else {
         /* the row below is checked on its own turn; a bad sample here only meets equality
          * tests before that turn fails the picture */
@@ -724,7 +719,7 @@ static int score_picture(const LsCambiState *s, const LsCambiDsp *dsp, Scratch *
     const ptrdiff_t stride = (ptrdiff_t)g->w;
     /* scale 0 starts decimated with the speed-up (§6.2) */
     const bool half = g->sw[0] != g->w || g->sh[0] != g->h;
-    RowMaker maker = { s, g, pic, x->conv, x->conv + g->w };
+    RowMaker maker = { s, dsp, g, pic, x->conv, x->conv + g->w };
     int err = ls_cambi_spatial_mask(dsp, x->img, x->mask, stride, g->w, g->h, g->mask_index, half,
                                     make_row, &maker, x->tmp);
     if (err)

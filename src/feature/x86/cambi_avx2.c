@@ -9,6 +9,44 @@
 
 #include "feature/cambi.h"
 
+/* 16 anti-dithered samples from column j; row[j + 16] and below[j + 16] must exist. */
+static inline void antidither16(uint16_t *out, const uint8_t *row, const uint8_t *below,
+                                unsigned j)
+{
+    const __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(row + j)));
+    const __m256i b = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(row + j + 1)));
+    const __m256i c = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(below + j)));
+    const __m256i d = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(below + j + 1)));
+    _mm256_storeu_si256((__m256i *)(out + j),
+                        _mm256_add_epi16(_mm256_add_epi16(a, b), _mm256_add_epi16(c, d)));
+}
+
+void ls_cambi_antidither8_avx2(uint16_t *out, const uint8_t *row, const uint8_t *below,
+                               unsigned w)
+{
+    if (w < 17) {
+        ls_cambi_antidither8_c(out, row, below, w);
+        return;
+    }
+    for (unsigned j = 0; j + 17 <= w; j += 16)
+        antidither16(out, row, below, j);
+    antidither16(out, row, below, w - 17); /* overlaps: the same samples again */
+    ls_cambi_antidither8_c(out + w - 1, row + w - 1, below + w - 1, 1);
+}
+
+void ls_cambi_colsum_avx2(uint8_t *colsum, const uint8_t *enter, const uint8_t *leave, unsigned w)
+{
+    unsigned j = 0;
+    /* in place: no overlapping last vector, the C reference takes the tail */
+    for (; j + 32 <= w; j += 32) {
+        const __m256i c = _mm256_loadu_si256((const __m256i *)(colsum + j));
+        const __m256i e = _mm256_loadu_si256((const __m256i *)(enter + j));
+        const __m256i l = _mm256_loadu_si256((const __m256i *)(leave + j));
+        _mm256_storeu_si256((__m256i *)(colsum + j), _mm256_sub_epi8(_mm256_add_epi8(c, e), l));
+    }
+    ls_cambi_colsum_c(colsum + j, enter + j, leave + j, w - j);
+}
+
 /* 32 zero-derivative flags from column j; the right neighbour of the last lane must exist. */
 static inline void zero_deriv32(uint8_t *z, const uint16_t *row, const uint16_t *below, unsigned j)
 {

@@ -1,5 +1,6 @@
 /* AVX-512 variants of the CAMBI units whose runs are long at 4K: the histogram trapezoids
- * (32 int16 lanes) and the c-values (16 lanes). Same arithmetic as the AVX2 variants
+ * (32 int16 lanes) and the c-values (16 lanes); and of the full-size row units of the mask pass
+ * (anti-dithering of 8-bit rows, 32 lanes; the window counts, 64 lanes, masked tail). Same arithmetic as the AVX2 variants
  * (cambi_avx2.c), twice as wide: VCVTDQ2PS rounds to nearest even like C's conversion, one VMULPS
  * by the table's reciprocal, no FMA (nothing here fuses: the file has no -mfma and uses no fused
  * intrinsics), VMAXPS over non-negative non-NaN values. */
@@ -7,6 +8,43 @@
 #include <stdint.h>
 
 #include "feature/cambi.h"
+
+/* 32 anti-dithered samples from column j; row[j + 32] and below[j + 32] must exist. */
+static inline void antidither32(uint16_t *out, const uint8_t *row, const uint8_t *below,
+                                unsigned j)
+{
+    const __m512i a = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(row + j)));
+    const __m512i b = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(row + j + 1)));
+    const __m512i c = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(below + j)));
+    const __m512i d = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(below + j + 1)));
+    _mm512_storeu_si512(out + j, _mm512_add_epi16(_mm512_add_epi16(a, b), _mm512_add_epi16(c, d)));
+}
+
+void ls_cambi_antidither8_avx512(uint16_t *out, const uint8_t *row, const uint8_t *below,
+                                 unsigned w)
+{
+    if (w < 33) {
+        ls_cambi_antidither8_avx2(out, row, below, w);
+        return;
+    }
+    for (unsigned j = 0; j + 33 <= w; j += 32)
+        antidither32(out, row, below, j);
+    antidither32(out, row, below, w - 33); /* overlaps: the same samples again */
+    ls_cambi_antidither8_c(out + w - 1, row + w - 1, below + w - 1, 1);
+}
+
+void ls_cambi_colsum_avx512(uint8_t *colsum, const uint8_t *enter, const uint8_t *leave,
+                            unsigned w)
+{
+    for (unsigned j = 0; j < w; j += 64) {
+        /* the last vector masked to the row: nothing past w is read or written */
+        const __mmask64 k = w - j >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << (w - j)) - 1;
+        const __m512i c = _mm512_maskz_loadu_epi8(k, colsum + j);
+        const __m512i e = _mm512_maskz_loadu_epi8(k, enter + j);
+        const __m512i l = _mm512_maskz_loadu_epi8(k, leave + j);
+        _mm512_mask_storeu_epi8(colsum + j, k, _mm512_sub_epi8(_mm512_add_epi8(c, e), l));
+    }
+}
 
 void ls_cambi_hist_runs_avx512(uint16_t *hist, ptrdiff_t hist_stride, const LsCambiRun *runs,
                                unsigned n, const uint16_t *vals, unsigned w, int pad, int lo,
