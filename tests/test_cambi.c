@@ -654,7 +654,9 @@ static void test_checkasm(void)
     ls_cambi_dsp_init(&v, LS_CPU_FLAG_AVX2);
     ls_cambi_dsp_init(&v512, LS_CPU_FLAG_AVX2 | LS_CPU_FLAG_AVX512);
     const bool avx512 = (ls_cpu_detect() & LS_CPU_FLAG_AVX512) != 0;
-    CHECK(!avx512 || (v512.antidither8 != v.antidither8 && v512.colsum != v.colsum),
+    CHECK(!avx512 || (v512.antidither8 != v.antidither8 && v512.colsum != v.colsum &&
+                      v512.zero_deriv != v.zero_deriv && v512.mode_h != v.mode_h &&
+                      v512.mode_v != v.mode_v && v512.decimate != v.decimate),
           "AVX-512 row units not installed");
     CHECK(v.zero_deriv != c.zero_deriv && v.mask_row != c.mask_row && v.mode_h != c.mode_h &&
               v.antidither8 != c.antidither8 && v.colsum != c.colsum &&
@@ -681,11 +683,15 @@ static void test_checkasm(void)
                 memset(z1, 0xee, w + 64);
                 memset(z2, 0xee, w + 64);
                 c.zero_deriv(z1, a, below, w);
-                v.zero_deriv(z2, a, below, w);
-                n_cases++;
-                if (memcmp(z1, z2, w + 64)) {
-                    n_bad++;
-                    CHECK(0, "zero_deriv w %u fill %d last %d", w, fill, last);
+                for (int vi = 0; vi < (avx512 ? 2 : 1); vi++) {
+                    memset(z2, 0xee, w + 64);
+                    (vi ? &v512 : &v)->zero_deriv(z2, a, below, w);
+                    n_cases++;
+                    if (memcmp(z1, z2, w + 64)) {
+                        n_bad++;
+                        CHECK(0, "zero_deriv %s w %u fill %d last %d", vi ? "avx512" : "avx2", w,
+                              fill, last);
+                    }
                 }
             }
             /* anti-dithering of 8-bit rows: random, 0, 255, a mix of both, steps; the last row
@@ -757,23 +763,40 @@ static void test_checkasm(void)
             memset(o1, 0xee, (w + 64) * 2);
             memset(o2, 0xee, (w + 64) * 2);
             c.mode_h(o1, a, w);
-            v.mode_h(o2, a, w);
-            n_cases++;
-            if (memcmp(o1, o2, (w + 64) * 2)) {
-                n_bad++;
-                CHECK(0, "mode_h w %u fill %d", w, fill);
+            for (int vi = 0; vi < (avx512 ? 2 : 1); vi++) {
+                memset(o2, 0xee, (w + 64) * 2);
+                (vi ? &v512 : &v)->mode_h(o2, a, w);
+                n_cases++;
+                if (memcmp(o1, o2, (w + 64) * 2)) {
+                    n_bad++;
+                    CHECK(0, "mode_h %s w %u fill %d", vi ? "avx512" : "avx2", w, fill);
+                }
             }
+            /* mode_v: a third row of other values (o2 from mode_h, or b itself), in place over
+             * a row of its inputs too */
             c.mode_v(o1, a, b, o2, w);
-            uint16_t *o3 = malloc((w + 64) * 2);
+            uint16_t *o3 = malloc((w + 64) * 2), *o4 = malloc((w + 64) * 2);
             memcpy(o3, o1, (w + 64) * 2);
             c.mode_v(o1, a, b, a, w);
-            v.mode_v(o3, a, b, a, w);
-            n_cases++;
-            if (memcmp(o1, o3, (w + 64) * 2)) {
-                n_bad++;
-                CHECK(0, "mode_v w %u fill %d", w, fill);
+            for (int vi = 0; vi < (avx512 ? 2 : 1); vi++) {
+                const LsCambiDsp *d = vi ? &v512 : &v;
+                memcpy(o4, o3, (w + 64) * 2);
+                d->mode_v(o4, a, b, a, w);
+                uint16_t *io = malloc((w + 64) * 2), *ir = malloc((w + 64) * 2);
+                memcpy(io, b, (w + 64) * 2);
+                memcpy(ir, b, (w + 64) * 2);
+                c.mode_v(ir, a, ir, o2, w);
+                d->mode_v(io, a, io, o2, w);
+                n_cases++;
+                if (memcmp(o1, o4, (w + 64) * 2) || memcmp(io, ir, (w + 64) * 2)) {
+                    n_bad++;
+                    CHECK(0, "mode_v %s w %u fill %d", vi ? "avx512" : "avx2", w, fill);
+                }
+                free(io);
+                free(ir);
             }
             free(o3);
+            free(o4);
             /* decimation, out of place and in place (row 0) */
             if (w >= 2) {
                 const unsigned half = (w + 1) / 2;
@@ -782,20 +805,35 @@ static void test_checkasm(void)
                 memset(z1, 0xee, w + 64);
                 memset(z2, 0xee, w + 64);
                 c.decimate(o1, z1, a, m, half);
-                v.decimate(o2, z2, a, m, half);
-                uint16_t *ia = malloc((w + 64) * 2);
-                uint8_t *im = malloc(w + 64);
-                memcpy(ia, a, w * 2);
-                memcpy(im, m, w);
-                v.decimate(ia, im, ia, im, half);
-                n_cases++;
-                if (memcmp(o1, o2, (w + 64) * 2) || memcmp(z1, z2, w + 64) ||
-                    memcmp(o1, ia, half * 2) || memcmp(z1, im, half)) {
-                    n_bad++;
-                    CHECK(0, "decimate w %u fill %d", w, fill);
+                for (int vi = 0; vi < (avx512 ? 2 : 1); vi++) {
+                    const LsCambiDsp *d = vi ? &v512 : &v;
+                    memset(o2, 0xee, (w + 64) * 2);
+                    memset(z2, 0xee, w + 64);
+                    /* the inputs end at sample 2 * half - 2: past it, a guard of other values
+                     * that no output may take */
+                    uint16_t *ga = malloc((w + 64) * 2);
+                    uint8_t *gm = malloc(w + 64);
+                    memcpy(ga, a, (w + 64) * 2);
+                    memcpy(gm, m, w + 64);
+                    for (unsigned j = 2 * half - 1; j < w + 64; j++)
+                        ga[j] = 0x5555, gm[j] = 0x55;
+                    d->decimate(o2, z2, ga, gm, half);
+                    uint16_t *ia = malloc((w + 64) * 2);
+                    uint8_t *im = malloc(w + 64);
+                    memcpy(ia, a, w * 2);
+                    memcpy(im, m, w);
+                    d->decimate(ia, im, ia, im, half);
+                    n_cases++;
+                    if (memcmp(o1, o2, (w + 64) * 2) || memcmp(z1, z2, w + 64) ||
+                        memcmp(o1, ia, half * 2) || memcmp(z1, im, half)) {
+                        n_bad++;
+                        CHECK(0, "decimate %s w %u fill %d", vi ? "avx512" : "avx2", w, fill);
+                    }
+                    free(ga);
+                    free(gm);
+                    free(ia);
+                    free(im);
                 }
-                free(ia);
-                free(im);
             }
             /* runs over several bands */
             static const int bands[][2] = { { 0, 1056 }, { 0, 563 }, { 300, 400 }, { 1024, 1024 } };
@@ -876,7 +914,7 @@ static void test_checkasm(void)
         free(c1);
         free(c2);
     }
-    printf("checkasm: row units avx2 (and avx512 for antidither8, colsum%s) vs c: %u cases, %u "
+    printf("checkasm: row units avx2 (and avx512 but for mask_row and runs%s) vs c: %u cases, %u "
            "differ; c-value passes avx2 vs c: %u "
            "cases, %u differ; avx512 vs c: ",
            avx512 ? "" : ": SKIP, no AVX-512", n_cases, n_bad, n_pass[0], bad_pass[0]);

@@ -247,6 +247,13 @@ void ls_cambi_c_runs_avx2(float *c, const LsCambiRun *runs, unsigned n, const ui
                           const LsCambiThresholds *t, LsCambiSums *sums);
 void ls_cambi_antidither8_avx512(uint16_t *out, const uint8_t *row, const uint8_t *below,
                                  unsigned w);
+void ls_cambi_zero_deriv_avx512(uint8_t *z, const uint16_t *row, const uint16_t *below,
+                                unsigned w);
+void ls_cambi_mode_h_avx512(uint16_t *out, const uint16_t *row, unsigned w);
+void ls_cambi_mode_v_avx512(uint16_t *out, const uint16_t *up, const uint16_t *mid,
+                            const uint16_t *down, unsigned w);
+void ls_cambi_decimate_avx512(uint16_t *out, uint8_t *mout, const uint16_t *in,
+                              const uint8_t *min, unsigned w);
 void ls_cambi_colsum_avx512(uint8_t *colsum, const uint8_t *enter, const uint8_t *leave,
                             unsigned w);
 void ls_cambi_hist_runs_avx512(uint16_t *hist, ptrdiff_t hist_stride, const LsCambiRun *runs,

@@ -180,7 +180,11 @@ void ls_cambi_dsp_init(LsCambiDsp *dsp, uint64_t cpu_flags)
     if (!(cpu_flags & LS_CPU_FLAG_AVX512))
         return;
     dsp->antidither8 = ls_cambi_antidither8_avx512;
+    dsp->zero_deriv = ls_cambi_zero_deriv_avx512;
     dsp->colsum = ls_cambi_colsum_avx512;
+    dsp->mode_h = ls_cambi_mode_h_avx512;
+    dsp->mode_v = ls_cambi_mode_v_avx512;
+    dsp->decimate = ls_cambi_decimate_avx512;
     dsp->hist_runs = ls_cambi_hist_runs_avx512;
     dsp->c_runs = ls_cambi_c_runs_avx512;
 #else

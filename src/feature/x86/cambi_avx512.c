@@ -1,10 +1,12 @@
 /* AVX-512 variants of the CAMBI units whose runs are long at 4K: the histogram trapezoids
  * (32 int16 lanes) and the c-values (16 lanes); and of the full-size row units of the mask pass
- * (anti-dithering of 8-bit rows, 32 lanes; the window counts, 64 lanes, masked tail). Same arithmetic as the AVX2 variants
+ * and the scales (anti-dithering of 8-bit rows, zero derivatives, mode filter, decimation,
+ * window counts), whose masked last vectors replace the AVX2 variants' scalar tails. Same arithmetic as the AVX2 variants
  * (cambi_avx2.c), twice as wide: VCVTDQ2PS rounds to nearest even like C's conversion, one VMULPS
  * by the table's reciprocal, no FMA (nothing here fuses: the file has no -mfma and uses no fused
  * intrinsics), VMAXPS over non-negative non-NaN values. */
 #include <immintrin.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "feature/cambi.h"
@@ -43,6 +45,88 @@ void ls_cambi_colsum_avx512(uint8_t *colsum, const uint8_t *enter, const uint8_t
         const __m512i e = _mm512_maskz_loadu_epi8(k, enter + j);
         const __m512i l = _mm512_maskz_loadu_epi8(k, leave + j);
         _mm512_mask_storeu_epi8(colsum + j, k, _mm512_sub_epi8(_mm512_add_epi8(c, e), l));
+    }
+}
+
+/* 32-lane masks: the first n lanes */
+static inline __mmask32 first32(unsigned n) { return n >= 32 ? ~(__mmask32)0 : ((__mmask32)1 << n) - 1; }
+
+/* zero[t] = row[t] == right[t] && row[t] == below[t] as 0/1 bytes, 32 columns from j, the first
+ * n of them; right holds the right neighbours (the last column's own value at the row end). */
+static inline void zero_deriv32(uint8_t *z, const uint16_t *row, const uint16_t *below, unsigned j,
+                                unsigned n, bool row_end)
+{
+    const __mmask32 k = first32(n);
+    const __m512i a = _mm512_maskz_loadu_epi16(k, row + j);
+    __m512i r = _mm512_maskz_loadu_epi16(row_end ? first32(n - 1) : k, row + j + 1);
+    if (row_end) /* the last column is its own right neighbour */
+        r = _mm512_mask_mov_epi16(r, (__mmask32)1 << (n - 1), a);
+    const __m512i b = _mm512_maskz_loadu_epi16(k, below + j);
+    const __mmask32 flat = _mm512_cmpeq_epi16_mask(a, r) & _mm512_cmpeq_epi16_mask(a, b);
+    _mm256_mask_storeu_epi8(z + j, k, _mm256_maskz_mov_epi8(flat, _mm256_set1_epi8(1)));
+}
+
+void ls_cambi_zero_deriv_avx512(uint8_t *z, const uint16_t *row, const uint16_t *below, unsigned w)
+{
+    if (!w)
+        return;
+    unsigned j = 0;
+    for (; j + 33 <= w; j += 32) /* the right neighbour of every lane is in the row */
+        zero_deriv32(z, row, below, j, 32, false);
+    zero_deriv32(z, row, below, j, w - j, true);
+}
+
+static inline __m512i mode3(__m512i a, __m512i b, __m512i c)
+{
+    const __mmask32 take_a = _mm512_cmpeq_epi16_mask(a, b) | _mm512_cmpeq_epi16_mask(a, c);
+    const __mmask32 take_b = _mm512_cmpeq_epi16_mask(b, c);
+    const __m512i least = _mm512_min_epu16(_mm512_min_epu16(a, b), c);
+    return _mm512_mask_mov_epi16(_mm512_mask_mov_epi16(least, take_b, b), take_a, a);
+}
+
+void ls_cambi_mode_h_avx512(uint16_t *out, const uint16_t *row, unsigned w)
+{
+    if (w < 3) {
+        ls_cambi_mode_h_c(out, row, w);
+        return;
+    }
+    out[0] = row[0];
+    out[w - 1] = row[w - 1];
+    for (unsigned j = 1; j + 1 < w; j += 32) {
+        const __mmask32 k = first32(w - 1 - j);
+        const __m512i a = _mm512_maskz_loadu_epi16(k, row + j - 1);
+        const __m512i b = _mm512_maskz_loadu_epi16(k, row + j);
+        const __m512i c = _mm512_maskz_loadu_epi16(k, row + j + 1);
+        _mm512_mask_storeu_epi16(out + j, k, mode3(a, b, c));
+    }
+}
+
+void ls_cambi_mode_v_avx512(uint16_t *out, const uint16_t *up, const uint16_t *mid,
+                            const uint16_t *down, unsigned w)
+{
+    for (unsigned j = 0; j < w; j += 32) {
+        const __mmask32 k = first32(w - j);
+        const __m512i a = _mm512_maskz_loadu_epi16(k, up + j);
+        const __m512i b = _mm512_maskz_loadu_epi16(k, mid + j);
+        const __m512i c = _mm512_maskz_loadu_epi16(k, down + j);
+        _mm512_mask_storeu_epi16(out + j, k, mode3(a, b, c));
+    }
+}
+
+void ls_cambi_decimate_avx512(uint16_t *out, uint8_t *mout, const uint16_t *in, const uint8_t *min,
+                              unsigned w)
+{
+    /* 16 outputs a step: the low halves of 16 32-bit (16-bit) pairs, truncated by VPMOVDW
+     * (VPMOVWB); in place the stores stay behind the loads. The last step reads the 2n - 1
+     * samples its n outputs need and nothing past them. */
+    for (unsigned j = 0; j < w; j += 16) {
+        const unsigned n = w - j < 16 ? w - j : 16;
+        const __mmask32 kin = first32(2 * n - 1);
+        const __mmask16 kout = (__mmask16)(n >= 16 ? 0xffff : (1u << n) - 1);
+        const __m512i v = _mm512_maskz_loadu_epi16(kin, in + 2 * j);
+        const __m256i m = _mm256_maskz_loadu_epi8(kin, min + 2 * j);
+        _mm256_mask_storeu_epi16(out + j, kout, _mm512_cvtepi32_epi16(v));
+        _mm_mask_storeu_epi8(mout + j, kout, _mm256_cvtepi16_epi8(m));
     }
 }
 
