@@ -716,9 +716,9 @@ static int score_picture(const LsCambiState *s, const LsCambiDsp *dsp, Scratch *
 {
     if (g->pos_y && depth_checked(s->bpc) && luma_max(s, pic) > (1u << s->bpc) - 1)
         return depth_error(s, pic);
-    const ptrdiff_t stride = (ptrdiff_t)g->w;
-    /* scale 0 starts decimated with the speed-up (§6.2) */
+    /* scale 0 starts decimated with the speed-up (§6.2); the scales are stored at its width */
     const bool half = g->sw[0] != g->w || g->sh[0] != g->h;
+    const ptrdiff_t stride = (ptrdiff_t)g->sw[0];
     RowMaker maker = { s, dsp, g, pic, x->conv, x->conv + g->w };
     int err = ls_cambi_spatial_mask(dsp, x->img, x->mask, stride, g->w, g->h, g->mask_index, half,
                                     make_row, &maker, x->tmp);

@@ -38,9 +38,15 @@ void ls_cambi_antidither8_avx512(uint16_t *out, const uint8_t *row, const uint8_
 void ls_cambi_colsum_avx512(uint8_t *colsum, const uint8_t *enter, const uint8_t *leave,
                             unsigned w)
 {
-    for (unsigned j = 0; j < w; j += 64) {
-        /* the last vector masked to the row: nothing past w is read or written */
-        const __mmask64 k = w - j >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << (w - j)) - 1;
+    unsigned j = 0;
+    for (; j + 64 <= w; j += 64) { /* plain loads: a masked load waits for the stores it overlaps */
+        const __m512i c = _mm512_loadu_si512(colsum + j);
+        const __m512i e = _mm512_loadu_si512(enter + j);
+        const __m512i l = _mm512_loadu_si512(leave + j);
+        _mm512_storeu_si512(colsum + j, _mm512_sub_epi8(_mm512_add_epi8(c, e), l));
+    }
+    if (j < w) { /* the last vector masked to the row: nothing past w is read or written */
+        const __mmask64 k = ((__mmask64)1 << (w - j)) - 1;
         const __m512i c = _mm512_maskz_loadu_epi8(k, colsum + j);
         const __m512i e = _mm512_maskz_loadu_epi8(k, enter + j);
         const __m512i l = _mm512_maskz_loadu_epi8(k, leave + j);
@@ -56,14 +62,22 @@ static inline __mmask32 first32(unsigned n) { return n >= 32 ? ~(__mmask32)0 : (
 static inline void zero_deriv32(uint8_t *z, const uint16_t *row, const uint16_t *below, unsigned j,
                                 unsigned n, bool row_end)
 {
+    const __m256i one = _mm256_set1_epi8(1);
+    if (!row_end) { /* plain loads: a masked load waits for the stores it overlaps to retire */
+        const __m512i a = _mm512_loadu_si512(row + j);
+        const __m512i r = _mm512_loadu_si512(row + j + 1);
+        const __m512i b = _mm512_loadu_si512(below + j);
+        const __mmask32 flat = _mm512_cmpeq_epi16_mask(a, r) & _mm512_cmpeq_epi16_mask(a, b);
+        _mm256_storeu_si256((__m256i *)(z + j), _mm256_maskz_mov_epi8(flat, one));
+        return;
+    }
     const __mmask32 k = first32(n);
     const __m512i a = _mm512_maskz_loadu_epi16(k, row + j);
-    __m512i r = _mm512_maskz_loadu_epi16(row_end ? first32(n - 1) : k, row + j + 1);
-    if (row_end) /* the last column is its own right neighbour */
-        r = _mm512_mask_mov_epi16(r, (__mmask32)1 << (n - 1), a);
+    __m512i r = _mm512_maskz_loadu_epi16(first32(n - 1), row + j + 1);
+    r = _mm512_mask_mov_epi16(r, (__mmask32)1 << (n - 1), a); /* the last column: itself */
     const __m512i b = _mm512_maskz_loadu_epi16(k, below + j);
     const __mmask32 flat = _mm512_cmpeq_epi16_mask(a, r) & _mm512_cmpeq_epi16_mask(a, b);
-    _mm256_mask_storeu_epi8(z + j, k, _mm256_maskz_mov_epi8(flat, _mm256_set1_epi8(1)));
+    _mm256_mask_storeu_epi8(z + j, k, _mm256_maskz_mov_epi8(flat, one));
 }
 
 void ls_cambi_zero_deriv_avx512(uint8_t *z, const uint16_t *row, const uint16_t *below, unsigned w)
@@ -92,7 +106,12 @@ void ls_cambi_mode_h_avx512(uint16_t *out, const uint16_t *row, unsigned w)
     }
     out[0] = row[0];
     out[w - 1] = row[w - 1];
-    for (unsigned j = 1; j + 1 < w; j += 32) {
+    unsigned j = 1;
+    for (; j + 33 <= w; j += 32) /* plain loads and stores where the whole vector is in the row */
+        _mm512_storeu_si512(out + j, mode3(_mm512_loadu_si512(row + j - 1),
+                                           _mm512_loadu_si512(row + j),
+                                           _mm512_loadu_si512(row + j + 1)));
+    if (j + 1 < w) {
         const __mmask32 k = first32(w - 1 - j);
         const __m512i a = _mm512_maskz_loadu_epi16(k, row + j - 1);
         const __m512i b = _mm512_maskz_loadu_epi16(k, row + j);
@@ -104,7 +123,11 @@ void ls_cambi_mode_h_avx512(uint16_t *out, const uint16_t *row, unsigned w)
 void ls_cambi_mode_v_avx512(uint16_t *out, const uint16_t *up, const uint16_t *mid,
                             const uint16_t *down, unsigned w)
 {
-    for (unsigned j = 0; j < w; j += 32) {
+    unsigned j = 0;
+    for (; j + 32 <= w; j += 32)
+        _mm512_storeu_si512(out + j, mode3(_mm512_loadu_si512(up + j), _mm512_loadu_si512(mid + j),
+                                           _mm512_loadu_si512(down + j)));
+    if (j < w) {
         const __mmask32 k = first32(w - j);
         const __m512i a = _mm512_maskz_loadu_epi16(k, up + j);
         const __m512i b = _mm512_maskz_loadu_epi16(k, mid + j);
@@ -117,16 +140,25 @@ void ls_cambi_decimate_avx512(uint16_t *out, uint8_t *mout, const uint16_t *in, 
                               unsigned w)
 {
     /* 16 outputs a step: the low halves of 16 32-bit (16-bit) pairs, truncated by VPMOVDW
-     * (VPMOVWB); in place the stores stay behind the loads. The last step reads the 2n - 1
-     * samples its n outputs need and nothing past them. */
-    for (unsigned j = 0; j < w; j += 16) {
-        const unsigned n = w - j < 16 ? w - j : 16;
+     * (VPMOVWB); in place the stores stay behind the loads. Plain loads and stores while the
+     * whole step is inside (a masked load waits for the stores it overlaps to retire, and the
+     * truncating masked store to memory is slow); the last step reads the 2n - 1 samples its n
+     * outputs need and nothing past them. */
+    unsigned j = 0;
+    for (; j + 16 < w; j += 16) {
+        const __m512i v = _mm512_loadu_si512(in + 2 * j);
+        const __m256i m = _mm256_loadu_si256((const __m256i *)(min + 2 * j));
+        _mm256_storeu_si256((__m256i *)(out + j), _mm512_cvtepi32_epi16(v));
+        _mm_storeu_si128((__m128i *)(mout + j), _mm256_cvtepi16_epi8(m));
+    }
+    if (j < w) {
+        const unsigned n = w - j;
         const __mmask32 kin = first32(2 * n - 1);
-        const __mmask16 kout = (__mmask16)(n >= 16 ? 0xffff : (1u << n) - 1);
-        const __m512i v = _mm512_maskz_loadu_epi16(kin, in + 2 * j);
-        const __m256i m = _mm256_maskz_loadu_epi8(kin, min + 2 * j);
-        _mm256_mask_storeu_epi16(out + j, kout, _mm512_cvtepi32_epi16(v));
-        _mm_mask_storeu_epi8(mout + j, kout, _mm256_cvtepi16_epi8(m));
+        const __mmask16 kout = (__mmask16)((1u << n) - 1);
+        const __m256i vo = _mm512_cvtepi32_epi16(_mm512_maskz_loadu_epi16(kin, in + 2 * j));
+        const __m128i mo = _mm256_cvtepi16_epi8(_mm256_maskz_loadu_epi8(kin, min + 2 * j));
+        _mm256_mask_storeu_epi16(out + j, kout, vo);
+        _mm_mask_storeu_epi8(mout + j, kout, mo);
     }
 }
 
