@@ -656,7 +656,8 @@ static void test_checkasm(void)
     const bool avx512 = (ls_cpu_detect() & LS_CPU_FLAG_AVX512) != 0;
     CHECK(!avx512 || (v512.antidither8 != v.antidither8 && v512.colsum != v.colsum &&
                       v512.zero_deriv != v.zero_deriv && v512.mode_h != v.mode_h &&
-                      v512.mode_v != v.mode_v && v512.decimate != v.decimate),
+                      v512.mode_v != v.mode_v && v512.decimate != v.decimate &&
+                      v512.runs != v.runs),
           "AVX-512 row units not installed");
     CHECK(v.zero_deriv != c.zero_deriv && v.mask_row != c.mask_row && v.mode_h != c.mode_h &&
               v.antidither8 != c.antidither8 && v.colsum != c.colsum &&
@@ -839,11 +840,16 @@ static void test_checkasm(void)
             static const int bands[][2] = { { 0, 1056 }, { 0, 563 }, { 300, 400 }, { 1024, 1024 } };
             for (unsigned bi = 0; bi < 4; bi++) {
                 const unsigned n1 = c.runs(r1, a, m, w, bands[bi][0], bands[bi][1]);
-                const unsigned n2 = v.runs(r2, a, m, w, bands[bi][0], bands[bi][1]);
-                n_cases++;
-                if (n1 != n2 || memcmp(r1, r2, n1 * sizeof(*r1))) {
-                    n_bad++;
-                    CHECK(0, "runs w %u fill %d band %u: %u vs %u runs", w, fill, bi, n1, n2);
+                for (int vi = 0; vi < (avx512 ? 2 : 1); vi++) {
+                    memset(r2, 0xee, (w + 1) * sizeof(*r2));
+                    const unsigned n2 =
+                        (vi ? &v512 : &v)->runs(r2, a, m, w, bands[bi][0], bands[bi][1]);
+                    n_cases++;
+                    if (n1 != n2 || memcmp(r1, r2, n1 * sizeof(*r1))) {
+                        n_bad++;
+                        CHECK(0, "runs %s w %u fill %d band %u: %u vs %u runs",
+                              vi ? "avx512" : "avx2", w, fill, bi, n1, n2);
+                    }
                 }
             }
         }
@@ -914,7 +920,7 @@ static void test_checkasm(void)
         free(c1);
         free(c2);
     }
-    printf("checkasm: row units avx2 (and avx512 but for mask_row and runs%s) vs c: %u cases, %u "
+    printf("checkasm: row units avx2 (and avx512 but for mask_row%s) vs c: %u cases, %u "
            "differ; c-value passes avx2 vs c: %u "
            "cases, %u differ; avx512 vs c: ",
            avx512 ? "" : ": SKIP, no AVX-512", n_cases, n_bad, n_pass[0], bad_pass[0]);

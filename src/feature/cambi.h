@@ -254,6 +254,8 @@ void ls_cambi_mode_v_avx512(uint16_t *out, const uint16_t *up, const uint16_t *m
                             const uint16_t *down, unsigned w);
 void ls_cambi_decimate_avx512(uint16_t *out, uint8_t *mout, const uint16_t *in,
                               const uint8_t *min, unsigned w);
+unsigned ls_cambi_runs_avx512(LsCambiRun *runs, const uint16_t *vals, const uint8_t *mask,
+                              unsigned w, int lo, int hi);
 void ls_cambi_colsum_avx512(uint8_t *colsum, const uint8_t *enter, const uint8_t *leave,
                             unsigned w);
 void ls_cambi_hist_runs_avx512(uint16_t *hist, ptrdiff_t hist_stride, const LsCambiRun *runs,

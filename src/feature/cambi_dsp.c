@@ -185,6 +185,7 @@ void ls_cambi_dsp_init(LsCambiDsp *dsp, uint64_t cpu_flags)
     dsp->mode_h = ls_cambi_mode_h_avx512;
     dsp->mode_v = ls_cambi_mode_v_avx512;
     dsp->decimate = ls_cambi_decimate_avx512;
+    dsp->runs = ls_cambi_runs_avx512;
     dsp->hist_runs = ls_cambi_hist_runs_avx512;
     dsp->c_runs = ls_cambi_c_runs_avx512;
 #else

@@ -1,7 +1,8 @@
 /* AVX-512 variants of the CAMBI units whose runs are long at 4K: the histogram trapezoids
  * (32 int16 lanes) and the c-values (16 lanes); and of the full-size row units of the mask pass
  * and the scales (anti-dithering of 8-bit rows, zero derivatives, mode filter, decimation,
- * window counts), whose masked last vectors replace the AVX2 variants' scalar tails. Same arithmetic as the AVX2 variants
+ * window counts, the run bitmaps), whose masked last vectors replace the AVX2 variants' scalar
+ * tails. Same arithmetic as the AVX2 variants
  * (cambi_avx2.c), twice as wide: VCVTDQ2PS rounds to nearest even like C's conversion, one VMULPS
  * by the table's reciprocal, no FMA (nothing here fuses: the file has no -mfma and uses no fused
  * intrinsics), VMAXPS over non-negative non-NaN values. */
@@ -10,6 +11,7 @@
 #include <stdint.h>
 
 #include "feature/cambi.h"
+#include "feature/x86/cambi_runs.h"
 
 /* 32 anti-dithered samples from column j; row[j + 32] and below[j + 32] must exist. */
 static inline void antidither32(uint16_t *out, const uint8_t *row, const uint8_t *below,
@@ -160,6 +162,50 @@ void ls_cambi_decimate_avx512(uint16_t *out, uint8_t *mout, const uint16_t *in, 
         _mm256_mask_storeu_epi16(out + j, kout, vo);
         _mm_mask_storeu_epi8(mout + j, kout, mo);
     }
+}
+
+/* run_bits of x86/cambi_runs.h, one word of 32 columns a vector: plain loads inside the row, the
+ * first word (no left neighbour) and a partial last one with masked loads. */
+static void run_bits(uint32_t *counted, uint32_t *cont, const uint16_t *vals, const uint8_t *mask,
+                     unsigned w, int lo, int hi)
+{
+    const __m512i vlo = _mm512_set1_epi16((short)lo), vhi = _mm512_set1_epi16((short)hi);
+    /* lane t takes lane t - 1 (lane 0 is not used) */
+    const __m512i up1 = _mm512_set_epi16(30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17,
+                                         16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+                                         0);
+    const unsigned words = (w + 31) / 32;
+    for (unsigned k = 0; k < words; k++) {
+        const unsigned j = 32 * k;
+        __m512i v, left_v;
+        __m256i m;
+        __mmask32 valid;
+        if (j > 0 && j + 32 <= w) {
+            v = _mm512_loadu_si512(vals + j);
+            left_v = _mm512_loadu_si512(vals + j - 1);
+            m = _mm256_loadu_si256((const __m256i *)(mask + j));
+            valid = ~(__mmask32)0;
+        } else {
+            valid = first32(w - j);
+            v = _mm512_maskz_loadu_epi16(valid, vals + j);
+            left_v = j ? _mm512_maskz_loadu_epi16(valid, vals + j - 1)
+                       : _mm512_permutexvar_epi16(up1, v);
+            m = _mm256_maskz_loadu_epi8(valid, mask + j);
+        }
+        const __mmask32 in_band = _mm512_cmp_epu16_mask(v, vlo, _MM_CMPINT_NLT) &
+                                  _mm512_cmp_epu16_mask(v, vhi, _MM_CMPINT_LE);
+        const uint32_t c = (uint32_t)(in_band & _mm256_test_epi8_mask(m, m) & valid);
+        const uint32_t e = (uint32_t)(_mm512_cmpeq_epi16_mask(v, left_v) & valid) & (j ? ~0u : ~1u);
+        const uint32_t left = (c << 1) | (k ? counted[k - 1] >> 31 : 0);
+        counted[k] = c;
+        cont[k] = c & left & e;
+    }
+}
+
+unsigned ls_cambi_runs_avx512(LsCambiRun *runs, const uint16_t *vals, const uint8_t *mask,
+                              unsigned w, int lo, int hi)
+{
+    return runs_from_bits(runs, vals, mask, w, lo, hi, run_bits);
 }
 
 void ls_cambi_hist_runs_avx512(uint16_t *hist, ptrdiff_t hist_stride, const LsCambiRun *runs,
