@@ -4,6 +4,11 @@
 #          generated 1080p/4K pairs at 8/10/12 bit in 4:2:0, 4:2:2, 4:4:4, compute-sanitizer
 #   bench  VMAF v0.6.1 ms/frame, CPU (all cores) and CUDA, and where the CUDA time goes
 #   all    both
+#   v1     VMAF v1 (the eight vmaf_v1.0.16 models, every feature on the GPU): test_cuda, `--parity
+#          cuda` with every v1 model on every fixture and on generated 1920x1080 and 3840x2160
+#          4:2:0 pairs at 8 and 10 bits, then (V1_BENCH=1, the default) ms/frame of _3d0h at 1080p
+#          and _1d5h_2160 at 4K, 10-bit, CUDA against the CPU on all cores; V1_PARITY=0 skips to
+#          the bench
 # usage: bench/device_vmaf.sh MODE OUTDIR   (fixtures in .dev/shared, cJSON in .dev/cjson)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +26,7 @@ args=(-DLOCKSTEP_CUDA=ON -DLS_SHARED_DIR="$PWD/.dev/shared"
 [ -n "${ARCH:-}" ] && args+=(-DLOCKSTEP_CUDA_ARCH=$ARCH)
 if [ -d .dev/include ]; then args+=(-DLOCKSTEP_OPENCL=ON -DOPENCL_INCLUDE_DIR="$PWD/.dev/include"); fi
 cmake -S . -B $b -G Ninja "${args[@]}" >"$out/cmake.log" 2>&1 || { tail -30 "$out/cmake.log"; exit 1; }
-ninja -C $b >"$out/build.log" 2>&1 || { grep -E "error|FAILED" -A3 "$out/build.log" | head -40; exit 1; }
+ninja -C $b ${NINJA_TARGETS:-} >"$out/build.log" 2>&1 || { grep -E "error|FAILED" -A3 "$out/build.log" | head -40; exit 1; }
 cli=$b/tools/lockstep
 gen=$b/gen
 mkdir -p $gen
@@ -82,6 +87,98 @@ make_pair() {
   done
   rm -f $gen/g_ref.y4m $gen/g_dis.y4m
 }
+
+v1_models="vmaf_v1.0.16_3d0h vmaf_v1.0.16_5d0h vmaf_v1.0.16_1d5h_2160 vmaf_v1.0.16_3d0h_2160
+  vmaf_v1.0.16_hfr_3d0h vmaf_v1.0.16_hfr_5d0h vmaf_v1.0.16_hfr_1d5h_2160 vmaf_v1.0.16_hfr_3d0h_2160"
+# one parity run: "<label>: <summary line>", and "<label>: CPU FALLBACK ..." where a twin gave up
+v1_parity() {
+  local label=$1 r=$2 d=$3 m=$4 log
+  local what=(-m version=$m)
+  case $m in feature=*) what=(--feature "${m#feature=}") ;; esac
+  log=$($cli -r "$r" -d "$d" "${what[@]}" --parity cuda -q --threads 2 2>&1)
+  echo "$label [$m]: $(echo "$log" | tail -1)"
+  echo "$log" | grep -i "runs on the CPU" | head -2 | sed "s|^|$label [$m]: CPU FALLBACK |"
+}
+export -f v1_parity
+export cli
+
+if [ "$mode" = v1 ] && [ "${V1_PARITY:-1}" = 1 ]; then
+  ctest --test-dir $b -R "fixtures_decompress" >/dev/null 2>&1
+  t0=$SECONDS
+  # V1_TEST=quick: test_cuda's short subset (still every new twin and the v1 feature set)
+  # (V1_TEST=none: not run)
+  if [ "${V1_TEST:-}" != none ]; then
+  $b/tests/test_cuda ${V1_TEST:+--$V1_TEST} > "$out/test_cuda.log" 2>&1; echo "test_cuda ${V1_TEST:-full} exit $? ($((SECONDS - t0)) s): $(tail -1 "$out/test_cuda.log")"
+  grep -aE "^FAIL|^  " "$out/test_cuda.log" | cut -c1-300 | head -15
+  grep -aE "speed|cambi" "$out/test_cuda.log" | grep -c "^ok" | sed 's/^/test_cuda speed\/cambi cases ok: /'
+  fi
+  fx=$b/fixtures
+  t0=$SECONDS
+  {
+    for f in $(ls $fx/*_ref.y4m | sort); do
+      id=$(basename "$f" _ref.y4m)
+      for m in $v1_models; do echo "$id $f $fx/${id}_dis.y4m $m"; done
+    done
+    for size in 1920x1080 3840x2160; do for bits in 8 10; do
+      w=${size%x*}; h=${size#*x}
+      $b/tools/lockstep-gen -w $w -h $h -p 420 -b $bits -n 4 $gen/v_${size}_${bits}_ref.y4m $gen/v_${size}_${bits}_dis.y4m
+      for m in $v1_models; do echo "gen_${size}_${bits}bit $gen/v_${size}_${bits}_ref.y4m $gen/v_${size}_${bits}_dis.y4m $m"; done
+      # speed_temporal (no v1 model has it), plain and prescaled
+      for m in feature=speed_temporal feature=speed_temporal=speed_prescale=0.5:speed_prescale_method=bilinear:speed_use_ref_diff=true; do
+        echo "gen_${size}_${bits}bit $gen/v_${size}_${bits}_ref.y4m $gen/v_${size}_${bits}_dis.y4m $m"
+      done
+    done; done
+    for id in p01 p04; do echo "$id $fx/${id}_ref.y4m $fx/${id}_dis.y4m feature=speed_temporal"; done
+    # other speed_chroma options on 12-bit, 4:2:2 and 4:4:4 fixtures
+    for id in p03 p04 p05; do
+      for o in speed_kernelscale=2:speed_weight_var_mode=6 \
+               speed_prescale=1.6:speed_prescale_method=bilinear:speed_kernelscale=0.5:speed_weight_var_mode=4; do
+        echo "$id $fx/${id}_ref.y4m $fx/${id}_dis.y4m feature=speed_chroma=$o"
+      done
+    done
+  } | xargs -P 8 -L 1 bash -c 'v1_parity "$@"' _ > "$out/v1_parity.log" 2>&1
+  sort -o "$out/v1_parity.log" "$out/v1_parity.log"
+  echo "v1 parity runs: $(grep -c "\]: " "$out/v1_parity.log"), bit-identical: $(grep -c "parity bit-identical" "$out/v1_parity.log") ($((SECONDS - t0)) s)"
+  echo "values compared in the bit-identical runs: $(grep "parity bit-identical" "$out/v1_parity.log" | awk '{s+=$(NF-4)} END {print s}')"
+  echo "not bit-identical or on the CPU:"; grep -v "parity bit-identical" "$out/v1_parity.log" | cut -c1-200 | head -20
+  # every v1 feature on the GPU: the twins' own timing lines
+  LOCKSTEP_CUDA_TIMING=1 $cli -r $gen/v_1920x1080_10_ref.y4m -d $gen/v_1920x1080_10_dis.y4m -m version=vmaf_v1.0.16_3d0h \
+    --backend cuda -q -o /dev/null 2>&1 | grep "timing" | sed 's/, per frame.*//' | tee "$out/v1_twins.txt"
+  rm -f $gen/v_*.y4m
+fi
+
+if [ "$mode" = v1 ] && [ "${V1_BENCH:-1}" = 1 ]; then
+  # V1_BACKENDS="cuda cpu" (default), V1_REPS=3 runs each (best kept), V1_FRAMES="400 200" (1080p, 4K)
+  read -r n1080 n2160 <<< "${V1_FRAMES:-400 200}"
+  for spec in 1920x1080:10:$n1080:vmaf_v1.0.16_3d0h 3840x2160:10:$n2160:vmaf_v1.0.16_1d5h_2160; do
+    IFS=: read -r size bits n model <<< "$spec"; w=${size%x*}; h=${size#*x}
+    r=$gen/b_ref.y4m; d=$gen/b_dis.y4m
+    make_pair $w $h $bits $n $r $d
+    for backend in ${V1_BACKENDS:-cuda cpu}; do
+      m=$n; [ $backend = cpu ] && m=$((n / 4))
+      for t in 2 $m; do
+        best=$(python3 - "$cli" "$r" "$d" "$backend" "$jobs" "$t" "$model" "${V1_REPS:-3}" <<'PY'
+import subprocess, sys, time
+cli, r, d, backend, jobs, t, model, reps = sys.argv[1:]
+best = None
+for _ in range(int(reps)):
+    s = time.perf_counter()
+    subprocess.run([cli, "-r", r, "-d", d, "-m", "version=" + model, "--backend", backend,
+                    "--threads", jobs, "-q", "--frame_cnt", t, "-o", "/dev/null"], check=True)
+    e = time.perf_counter() - s
+    best = e if best is None or e < best else best
+print(f"{best:.4f}")
+PY
+)
+        echo "$size $bits-bit $model $backend $t $best"
+      done
+    done
+    LOCKSTEP_CUDA_TIMING=1 $cli -r $r -d $d -m version=$model --backend cuda --threads $jobs -q -o /dev/null 2>&1 \
+      | grep timing | sed "s/^/$size: /" >> "$out/v1_profile.txt"
+    rm -f $r $d
+  done | tee "$out/v1_bench_raw.txt" | awk '{k=$1" "$2" "$3" "$4; if ($5==2) {t2[k]=$6} else {printf "%s: %.3f ms/frame (%d frames, whole process %.2f s)\n", k, ($6-t2[k])*1000/($5-2), $5, $6}}' | tee "$out/v1_bench.txt"
+  cat "$out/v1_profile.txt"
+fi
 
 if [ "$mode" = bench ] || [ "$mode" = all ] || [ "$mode" = cudatest ]; then
   for spec in 3840x2160:8:400 3840x2160:10:200 1920x1080:8:800 1920x1080:10:400; do

@@ -52,6 +52,9 @@ const LsExtractor *const ls_extractors[] = {
     &ls_fex_ssim_cuda,
     &ls_fex_float_vif_cuda,
     &ls_fex_float_adm_cuda,
+    &ls_fex_speed_chroma_cuda,
+    &ls_fex_speed_temporal_cuda,
+    &ls_fex_cambi_cuda,
 #endif
 #if LOCKSTEP_HAVE_OPENCL
     &ls_fex_psnr_opencl,

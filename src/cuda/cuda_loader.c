@@ -52,6 +52,8 @@ static void load_api(void)
         SYM(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"),
         SYM(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2"),
         SYM(cuMemcpyHtoD, "cuMemcpyHtoD_v2"),
+        SYM(cuMemcpyDtoH, "cuMemcpyDtoH_v2"),
+        SYM(cuFuncSetAttribute, "cuFuncSetAttribute"),
         SYM(cuMemsetD8Async, "cuMemsetD8Async"),
         SYM(cuLaunchKernel, "cuLaunchKernel"),
         SYM(cuStreamCreate, "cuStreamCreate"),

@@ -216,44 +216,65 @@ double ls_cambi_top_mean(const float *c, unsigned k)
     return sum / (double)k;
 }
 
-/* A non-zero c-value is w * p0 * pm / (p0 + pm) (within a few float roundings) with p0, pm >= 1
- * and w <= 9, p0 + pm <= 4225: it lies in [0.5, 2^14), so it is an integer multiple of 2^-24
- * below 2^38. */
 void ls_cambi_sums_add(LsCambiSums *sums, const float *c, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
-        const uint32_t b = ls_float_bits(c[i]);
-        if (!b)
-            continue;
-        const uint32_t e = b >> 23; /* the sign is 0 */
-        if (e < 126 || e > 140) {
-            sums->odd++;
-            continue;
+        uint64_t f = 0;
+        switch (ls_cambi_sum_units(c[i], &f)) {
+        case 0: break;
+        case 1:
+            sums->nonzero++;
+            sums->total += f;
+            sums->bits |= f;
+            break;
+        default: sums->odd++; break;
         }
-        const uint64_t f = (uint64_t)((b & 0x7fffffu) | 0x800000u) << (e - 126);
-        sums->nonzero++;
-        sums->total += f;
-        sums->bits |= f;
     }
+}
+
+static unsigned pool_k(unsigned n, double topk)
+{
+    int k = (int)(topk * (double)n);
+    return (unsigned)(k < 1 ? 1 : k > (int)n ? (int)n : k);
+}
+
+bool ls_cambi_pool_shortcut(unsigned n, double topk, const LsCambiSums *sums, double *score)
+{
+    const unsigned k = pool_k(n, topk);
+    /* When the non-zero values are at most k, the k largest are all of them plus zeros. If
+     * moreover every partial sum of them is exact in double (all are multiples of 2^g and their
+     * total is below 2^(53+g)), the reference's double sum in its own order equals the exact
+     * total, whatever the order: no selection is needed. n < 2^25 keeps the total below 2^63. */
+    if (!sums->odd && n < (1u << 25) && sums->nonzero <= k) {
+        const int g = sums->bits ? __builtin_ctzll(sums->bits) : 0;
+        if ((sums->total >> g) < ((uint64_t)1 << 53)) {
+            *score = ldexp((double)sums->total, -24) / (double)k;
+            return true;
+        }
+    }
+    return false;
 }
 
 double ls_cambi_pool(const LsCambiDsp *dsp, float *c, unsigned n, double topk,
                      const LsCambiSums *sums)
 {
-    int k = (int)(topk * (double)n);
-    k = k < 1 ? 1 : k > (int)n ? (int)n : k;
-    /* Shortcut: when the non-zero values are at most k, the k largest are all of them plus zeros.
-     * If moreover every partial sum of them is exact in double (all are multiples of 2^g and
-     * their total is below 2^(53+g)), the reference's double sum in its own order equals the
-     * exact total, whatever the order: no selection is needed. n < 2^25 keeps the total below
-     * 2^63. */
-    if (!sums->odd && n < (1u << 25) && sums->nonzero <= (unsigned)k) {
-        const int g = sums->bits ? __builtin_ctzll(sums->bits) : 0;
-        if ((sums->total >> g) < ((uint64_t)1 << 53))
-            return ldexp((double)sums->total, -24) / (double)k;
-    }
-    dsp->select(c, n, (unsigned)k);
-    return ls_cambi_top_mean(c, (unsigned)k);
+    double score;
+    if (ls_cambi_pool_shortcut(n, topk, sums, &score))
+        return score;
+    const unsigned k = pool_k(n, topk);
+    dsp->select(c, n, k);
+    return ls_cambi_top_mean(c, k);
+}
+
+int ls_cambi_check_top(unsigned top, unsigned bpc)
+{
+    const unsigned max = (1u << bpc) - 1;
+    if (top > max)
+        return ls_fex_error(NULL,
+                            "cambi: invalid input: a luma sample is %u, above %u, the largest "
+                            "%u-bit value",
+                            top, max, bpc);
+    return 0;
 }
 
 /* ---- init ---- */
@@ -621,11 +642,7 @@ static bool depth_checked(unsigned bpc) { return bpc != 8 && bpc != 16; }
 
 static int depth_error(const LsCambiState *s, const VmafPicture *pic)
 {
-    const unsigned max = (1u << s->bpc) - 1;
-    return ls_fex_error(NULL,
-                        "cambi: invalid input: a luma sample is %u, above %u, the largest %u-bit "
-                        "value",
-                        luma_max(s, pic), max, s->bpc);
+    return ls_cambi_check_top(luma_max(s, pic), s->bpc);
 }
 
 /* Whether a row of w 16-bit samples has one above max (2^bpc - 1: all ones, so the OR tells). */
@@ -714,8 +731,11 @@ static int score_picture(const LsCambiState *s, const LsCambiDsp *dsp, Scratch *
                          const LsCambiGeometry *g, const VmafPicture *pic, bool heatmaps,
                          unsigned index, double *score)
 {
-    if (g->pos_y && depth_checked(s->bpc) && luma_max(s, pic) > (1u << s->bpc) - 1)
-        return depth_error(s, pic);
+    if (g->pos_y && depth_checked(s->bpc)) { /* resampled: the whole input is checked first */
+        const int err = ls_cambi_check_top(luma_max(s, pic), s->bpc);
+        if (err)
+            return err;
+    }
     /* scale 0 starts decimated with the speed-up (§6.2); the scales are stored at its width */
     const bool half = g->sw[0] != g->w || g->sh[0] != g->h;
     const ptrdiff_t stride = (ptrdiff_t)g->sw[0];

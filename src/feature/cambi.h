@@ -163,6 +163,12 @@ void ls_cambi_dsp_init(LsCambiDsp *dsp, uint64_t cpu_flags);
  * values. c may be reordered. */
 double ls_cambi_pool(const LsCambiDsp *dsp, float *c, unsigned n, double topk,
                      const LsCambiSums *sums);
+/* The shortcut of ls_cambi_pool alone: true with the score when the sums decide it (the
+ * c-values are not needed then). */
+bool ls_cambi_pool_shortcut(unsigned n, double topk, const LsCambiSums *sums, double *score);
+/* The input check of bit depths other than 8 and 16: the largest luma sample `top` must fit
+ * (one line through ls_fex_error, -EINVAL, otherwise). */
+int ls_cambi_check_top(unsigned top, unsigned bpc);
 /* The reference's selection and sum, always (the test oracle of ls_cambi_pool's shortcut). */
 double ls_cambi_pool_select(float *c, unsigned n, unsigned k);
 /* (c[0] + ... + c[k - 1]) / k in double, in index order. */
