@@ -202,12 +202,12 @@ int ls_cambi_spatial_mask(const LsCambiDsp *dsp, uint16_t *img, uint8_t *mask, p
      * entries on each side (and slack for vector reads); zring: the rows still in the window;
      * none: a zero row (what enters or leaves at the picture's edges); mrow: a full mask row
      * before decimation; iring: working rows made into a buffer (mask row i needs working rows
-     * up to i + R + 1, so at most R + 2 are live), and where each live row is */
+     * up to i + R + 1, so at most R + 2 are live; 64-byte aligned), and where each live row is */
     uint8_t *colsum = (uint8_t *)tmp + R;
     uint8_t *zring = (uint8_t *)tmp + w + 64;
     uint8_t *none = zring + RING * (size_t)w;
     uint8_t *mrow = none + w + 64;
-    uint16_t *iring = (uint16_t *)(void *)(mrow + w + 64);
+    uint16_t *iring = (uint16_t *)(void *)(((uintptr_t)(mrow + w + 64) + 63) & ~(uintptr_t)63);
     const uint16_t *work[RING];
     memset(tmp, 0, w + 64);
     memset(none, 0, w);

@@ -57,7 +57,10 @@ void ls_cambi_colsum_avx512(uint8_t *colsum, const uint8_t *enter, const uint8_t
 }
 
 /* 32-lane masks: the first n lanes */
-static inline __mmask32 first32(unsigned n) { return n >= 32 ? ~(__mmask32)0 : ((__mmask32)1 << n) - 1; }
+static inline __mmask32 first32(unsigned n)
+{
+    return n >= 32 ? ~(__mmask32)0 : ((__mmask32)1 << n) - 1;
+}
 
 /* zero[t] = row[t] == right[t] && row[t] == below[t] as 0/1 bytes, 32 columns from j, the first
  * n of them; right holds the right neighbours (the last column's own value at the row end). */
