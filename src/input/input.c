@@ -27,6 +27,7 @@
 #define Y4M_MAGIC_LEN 8
 #define STREAM_BUFFER_BYTES (1u << 20)
 #define SKIP_CHUNK_BYTES (1u << 20)
+#define READ_BAND_BYTES (128u << 10)
 
 struct LsInput {
     FILE *file;
@@ -309,9 +310,10 @@ static int detect_and_open(LsInput *in, const LsRawParams *raw, char *err, size_
 static int swap_needed(void);
 
 /* Files store 16-bit samples little-endian; a big-endian host swaps each word after reading. */
-static void swap_bytes(VmafPicture *pic, const LsFrameGeometry *geo, unsigned p)
+static void swap_bytes(VmafPicture *pic, const LsFrameGeometry *geo, unsigned p, unsigned y0,
+                       unsigned y1)
 {
-    for (unsigned y = 0; y < geo->h[p]; y++) {
+    for (unsigned y = y0; y < y1; y++) {
         uint8_t *r = (uint8_t *)pic->data[p] + (size_t)y * (size_t)pic->stride[p];
         for (size_t x = 0; x < geo->row_bytes[p]; x += 2) {
             const uint8_t t = r[x];
@@ -322,10 +324,10 @@ static void swap_bytes(VmafPicture *pic, const LsFrameGeometry *geo, unsigned p)
 }
 
 /* Samples above the depth are refused rather than scored: an 8-bit file read with -b 10 (two
- * samples read as one word) would otherwise give a quiet, meaningless score. Writes the reason,
- * without the file name, into why. */
-static int check_depth(const LsInput *in, const VmafPicture *pic, unsigned p, uint64_t frame,
-                       char *why, size_t why_len)
+ * samples read as one word) would otherwise give a quiet, meaningless score. Checks rows
+ * [y0, y1) of plane p; writes the reason, without the file name, into why. */
+static int check_depth(const LsInput *in, const VmafPicture *pic, unsigned p, unsigned y0,
+                       unsigned y1, uint64_t frame, char *why, size_t why_len)
 {
     static const char *const planes[] = { "luma", "Cb", "Cr" };
     const LsFrameGeometry *geo = &in->geo;
@@ -333,12 +335,12 @@ static int check_depth(const LsInput *in, const VmafPicture *pic, unsigned p, ui
     if (geo->bytes_per_sample != 2 || bpc >= 16)
         return 0;
     const unsigned limit = (1u << bpc) - 1;
-    for (unsigned y = 0; y < geo->h[p]; y++) {
+    for (unsigned y = y0; y < y1; y++) {
         const uint16_t *row =
             (const uint16_t *)((const uint8_t *)pic->data[p] + (size_t)y * (size_t)pic->stride[p]);
-        unsigned any = 0;
+        uint16_t any = 0; /* 16-bit lanes: the OR vectorises without widening */
         for (unsigned x = 0; x < geo->w[p]; x++)
-            any |= row[x];
+            any = (uint16_t)(any | row[x]);
         if (any <= limit)
             continue;
         unsigned x = 0;
@@ -447,36 +449,44 @@ int ls_input_read_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err, s
         unsigned char *data = pic->data[p];
         const size_t row = geo->row_bytes[p];
         const int contiguous = (size_t)pic->stride[p] == row;
-        for (unsigned y = 0; y < (contiguous ? 1 : geo->h[p]); y++) {
-            const size_t want = contiguous ? geo->plane_bytes[p] : row;
-            unsigned char *dst = data + (size_t)y * (size_t)pic->stride[p];
-            size_t have = 0;
-            while (have < want) {
-                const ssize_t got = pread(fd, dst + have, want - have, off);
-                if (got < 0 && errno == EINTR)
-                    continue;
-                if (got < 0)
-                    return fail(err, err_len, in->name, -errno, "read error at frame %llu: %s",
-                                (unsigned long long)frame, strerror(errno));
-                if (got == 0)
-                    break;
-                have += (size_t)got;
-                off += got;
+        /* bands of rows small enough to stay in the cache between the read and the depth check
+         * (checking a whole plane afterwards reads it back from memory) */
+        const unsigned band = row >= READ_BAND_BYTES ? 1u : (unsigned)(READ_BAND_BYTES / row);
+        for (unsigned y0 = 0; y0 < geo->h[p]; y0 += band) {
+            const unsigned y1 = geo->h[p] - y0 < band ? geo->h[p] : y0 + band;
+            for (unsigned y = y0; y < (contiguous ? y0 + 1 : y1); y++) {
+                const size_t want = contiguous ? row * (y1 - y0) : row;
+                unsigned char *dst = data + (size_t)y * (size_t)pic->stride[p];
+                size_t have = 0;
+                while (have < want) {
+                    const ssize_t got = pread(fd, dst + have, want - have, off);
+                    if (got < 0 && errno == EINTR)
+                        continue;
+                    if (got < 0)
+                        return fail(err, err_len, in->name, -errno,
+                                    "read error at frame %llu: %s", (unsigned long long)frame,
+                                    strerror(errno));
+                    if (got == 0)
+                        break;
+                    have += (size_t)got;
+                    off += got;
+                }
+                total += have;
+                if (have != want) {
+                    if (!marker && total == 0)
+                        return 0; /* raw: a clean end of file */
+                    return fail(err, err_len, in->name, -EIO,
+                                "truncated frame %llu: got %zu of %zu bytes",
+                                (unsigned long long)frame, total, in->info.frame_bytes);
+                }
             }
-            total += have;
-            if (have != want) {
-                if (!marker && total == 0)
-                    return 0; /* raw: a clean end of file */
-                return fail(err, err_len, in->name, -EIO, "truncated frame %llu: got %zu of %zu bytes",
-                            (unsigned long long)frame, total, in->info.frame_bytes);
-            }
+            if (geo->bytes_per_sample == 2 && swap_needed())
+                swap_bytes(pic, geo, p, y0, y1);
+            char why[256];
+            const int bad = check_depth(in, pic, p, y0, y1, frame, why, sizeof(why));
+            if (bad)
+                return fail(err, err_len, in->name, bad, "%s", why);
         }
-        if (geo->bytes_per_sample == 2 && swap_needed())
-            swap_bytes(pic, geo, p);
-        char why[256];
-        const int bad = check_depth(in, pic, p, frame, why, sizeof(why));
-        if (bad)
-            return fail(err, err_len, in->name, bad, "%s", why);
     }
     return 1;
 }
@@ -771,9 +781,9 @@ int ls_input_read(LsInput *in, VmafPicture *pic, char *err, size_t err_len)
             }
         }
         if (geo->bytes_per_sample == 2 && swap_needed())
-            swap_bytes(pic, geo, p);
+            swap_bytes(pic, geo, p, 0, geo->h[p]);
         char why[256];
-        const int bad = check_depth(in, pic, p, in->frame_index, why, sizeof(why));
+        const int bad = check_depth(in, pic, p, 0, geo->h[p], in->frame_index, why, sizeof(why));
         if (bad)
             return fail_stream(in, err, err_len, bad, "%s", why);
     }
