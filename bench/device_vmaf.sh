@@ -9,6 +9,11 @@
 #          4:2:0 pairs at 8 and 10 bits, then (V1_BENCH=1, the default) ms/frame of _3d0h at 1080p
 #          and _1d5h_2160 at 4K, 10-bit, CUDA against the CPU on all cores; V1_PARITY=0 skips to
 #          the bench
+#   opencl the OpenCL twins through NVIDIA's OpenCL driver: build, test_cuda and `--parity cuda`
+#          (the twins share their per-pixel headers with OpenCL), the soft binary64 and fp32
+#          emulation tests on the device, `--parity opencl` with the integer VMAF models and the
+#          psnr twins on every fixture and on generated 1080p/4K pairs (8/10/12 bit, 4:2:0, 4:2:2,
+#          4:4:4), then psnr_hvs and VMAF v0.6.1 at 3840x2160 8-bit: OpenCL, CUDA, CPU
 # usage: bench/device_vmaf.sh MODE OUTDIR   (fixtures in .dev/shared, cJSON in .dev/cjson)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +25,11 @@ jobs=$(nproc)
 export PATH=/usr/local/cuda/bin:$PATH
 export LD_LIBRARY_PATH=$PWD/.dev/cjson/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi -L | tee "$out/device.txt"
+# NVIDIA's OpenCL driver is installed without an ICD entry on these machines
+if [ ! -e /etc/OpenCL/vendors/nvidia.icd ] && ldconfig -p | grep -q libnvidia-opencl.so.1; then
+  mkdir -p /etc/OpenCL/vendors && echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+fi
+export LOCKSTEP_OPENCL_DEVICE=${LOCKSTEP_OPENCL_DEVICE:-NVIDIA}
 
 args=(-DLOCKSTEP_CUDA=ON -DLS_SHARED_DIR="$PWD/.dev/shared"
       -DCJSON_INCLUDE_DIR="$PWD/.dev/cjson/include" -DCJSON_LIBRARY="$PWD/.dev/cjson/lib/libcjson.so")
@@ -215,4 +225,77 @@ PY
     rm -f $r $d
   done | tee "$out/bench_raw.txt" | awk '{k=$1" "$2" "$3; if ($4==2) {t2[k]=$5} else {printf "%s: %.3f ms/frame (%d frames, whole process %.2f s, best of 3)\n", k, ($5-t2[k])*1000/($4-2), $4, $5}}' | tee "$out/bench.txt"
   cat "$out/profile.txt"
+fi
+
+# OpenCL, most telling first (every step logs under OUTDIR, so a run cut short still reports):
+# the emulation tests on the device, --parity opencl on every fixture, the 4K bench against CUDA
+# and the CPU, --parity cuda (the CUDA twins share vif.h/adm.h/motion_filter.h), test_cuda, and
+# --parity opencl on generated pairs
+if [ "$mode" = opencl ]; then
+  rm -f "$out/cmake.log" "$out/build.log" "$out/device.txt" # built: room for the 8 files back
+  ctest --test-dir $b -R "fixtures_decompress" >/dev/null 2>&1
+  fx=$b/fixtures
+  for t in "test_soft_f64 device" "test_opencl_fp32 device"; do
+    $b/tests/$t >> "$out/selftest.log" 2>&1; echo "$t exit $?: $(tail -1 "$out/selftest.log")"
+  done
+  grep -E "^FAIL" "$out/selftest.log" | head -10
+  python3 tests/opencl_parity.py $cli $fx 0 > "$out/parity_opencl.log" 2>&1
+  echo "opencl_parity.py exit $?"; tail -12 "$out/parity_opencl.log"
+  $cli -r $fx/p01_ref.y4m -d $fx/p01_dis.y4m --parity opencl -q 2>&1 | tail -3
+
+  r=$gen/b_ref.y4m; d=$gen/b_dis.y4m
+  n=${BENCH_FRAMES:-240}
+  make_pair 3840 2160 8 $n $r $d
+  for spec in "vmaf:" "psnr_hvs:-n --feature psnr_hvs"; do
+    name=${spec%%:*}; feats=${spec#*:}
+    for backend in opencl opencl-syncpack cuda cpu; do
+      m=$n; [ $backend = cpu ] && m=$((n / 2))
+      for t in 2 $m; do
+        best=$(python3 - "$cli" "$r" "$d" "$backend" "$jobs" "$t" $feats <<'PY'
+import os, subprocess, sys, time
+cli, r, d, backend, jobs, t = sys.argv[1:7]
+env = dict(os.environ)
+if backend == "opencl-syncpack":  # the frame copy in the caller, for comparison
+    backend, env["LOCKSTEP_OPENCL_PACK"] = "opencl", "sync"
+best = None
+for _ in range(2):
+    s = time.perf_counter()
+    subprocess.run([cli, "-r", r, "-d", d, "--backend", backend, "--threads", jobs, "-q",
+                    "--frame_cnt", t, "-o", "/dev/null"] + sys.argv[7:], check=True, env=env)
+    e = time.perf_counter() - s
+    best = e if best is None or e < best else best
+print(f"{best:.4f}")
+PY
+)
+        echo "3840x2160 8-bit $name $backend $t $best"
+      done
+    done
+  done | tee "$out/bench_raw.txt" | awk '{k=$1" "$2" "$3" "$4; if ($5==2) {t2[k]=$6} else {printf "%s: %.3f ms/frame (%d frames, whole process %.2f s, best of 2)\n", k, ($6-t2[k])*1000/($5-2), $5, $6}}' | tee "$out/bench.txt"
+  LOCKSTEP_OPENCL_TIMING=1 $cli -r $r -d $d --backend opencl --threads $jobs -q -o /dev/null 2> "$out/profile.txt"
+  LOCKSTEP_OPENCL_TIMING=1 $cli -r $r -d $d -n --feature psnr_hvs --backend opencl --threads $jobs -q -o /dev/null 2>> "$out/profile.txt"
+  cat "$out/profile.txt"
+  rm -f $r $d
+
+  {
+    for f in $(ls $fx/*_ref.y4m | sort); do
+      id=$(basename "$f" _ref.y4m)
+      for m in "version=vmaf_v0.6.1" "version=vmaf_v0.6.1neg"; do
+        r=$($cli -r "$f" -d $fx/${id}_dis.y4m -m $m --parity cuda -q --threads $jobs 2>&1 | tail -1)
+        echo "$id cuda [$m]: $r"
+      done
+    done
+  } > "$out/parity_cuda.log" 2>&1
+  echo "cuda parity: $(grep -c 'parity bit-identical' "$out/parity_cuda.log") of $(wc -l < "$out/parity_cuda.log") runs bit-identical (the rest: refusals, listed)"
+  grep -v "parity bit-identical" "$out/parity_cuda.log" | cut -c1-150 | head -8
+  $b/tests/test_cuda > "$out/test_cuda.log" 2>&1; echo "test_cuda exit $?: $(tail -1 "$out/test_cuda.log")"
+  {
+    for size in 1920x1080 3840x2160; do for fmt in 420 422 444; do for bits in 8 10 12; do
+      w=${size%x*}; h=${size#*x}
+      $b/tools/lockstep-gen -w $w -h $h -p $fmt -b $bits -n 3 $gen/p_ref.y4m $gen/p_dis.y4m
+      r=$($cli -r $gen/p_ref.y4m -d $gen/p_dis.y4m --feature psnr --feature psnr_hvs --feature float_motion=motion_add_scale1=true --parity opencl -q --threads $jobs 2>&1 | tail -1)
+      echo "gen ${size} ${fmt} ${bits}-bit opencl [vmaf_v0.6.1 psnr psnr_hvs float_motion]: $r"
+    done; done; done
+  } > "$out/parity_gen.log" 2>&1
+  echo "generated pairs: $(grep -c 'parity bit-identical' "$out/parity_gen.log") of 18 bit-identical"
+  grep -v "parity bit-identical" "$out/parity_gen.log" | cut -c1-200 | head -5
 fi

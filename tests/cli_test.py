@@ -380,7 +380,7 @@ def preset_tests(cli, fx, work):
                  ["-r", os.path.join(fx, "p01_ref.y4m"), "-d", dis10, "--aom_ctc", "v5.0"], "bitdepths do not match: 8, 10")
 
 
-def first_run_tests(cli, fx, work):
+def first_run_tests(cli, fx, work, containers):
     """What a new user meets: version, help, stdin, containers, raw sizes, bit depths."""
     ref, dis = os.path.join(fx, "p01_ref.y4m"), os.path.join(fx, "p01_dis.y4m")
     for flag in ("-v", "--version"):
@@ -414,14 +414,26 @@ def first_run_tests(cli, fx, work):
           "-r - and -d - cannot both read standard input: pipe one of the videos and give the other as a file" in p.stderr,
           p.stderr)
 
-    # containers: the way to decode them
+    # containers: decoded by a build with FFmpeg's libraries (tests/container_test.py), else the
+    # way to decode them; a broken one is refused either way
     mp4 = write(os.path.join(work, "in.mp4"), b"\0\0\0\x18ftypmp42" + b"\0" * 4000)
-    expect_error(cli, work, "an .mp4 input", ["-r", ref, "-d", mp4],
-                 f"{mp4}: an MP4/MOV container (compressed video), not Y4M or raw YUV: decode it first, e.g. "
-                 f"ffmpeg -i {mp4} -f yuv4mpegpipe -strict -1 - | lockstep -r ref.y4m -d -")
     mkv = write(os.path.join(work, "in.mkv"), b"\x1a\x45\xdf\xa3" + b"\0" * 4000)
-    expect_error(cli, work, "an .mkv input, even with -w -h -p -b", ["-r", mkv, "-d", mkv, "-w", "576", "-h", "324", "-p", "420", "-b", "8"],
-                 "a Matroska/WebM container (compressed video)", "ffmpeg -i")
+    if containers:
+        expect_error(cli, work, "a broken .mp4 input", ["-r", ref, "-d", mp4],
+                     f"{mp4}: FFmpeg's libraries cannot read it: Invalid data found when processing input (moov atom not found)")
+        expect_error(cli, work, "a broken .mkv input, even with -w -h -p -b", ["-r", mkv, "-d", mkv, "-w", "576", "-h", "324", "-p", "420", "-b", "8"],
+                     f"{mkv}: FFmpeg's libraries cannot read it: ")
+        h = run(cli, ["--help"]).stdout
+        check("--help: containers read through FFmpeg's libraries", "Containers: read through libavformat " in h, h[-300:])
+    else:
+        expect_error(cli, work, "an .mp4 input", ["-r", ref, "-d", mp4],
+                     f"{mp4}: an MP4/MOV container (compressed video), not Y4M or raw YUV: decode it first, e.g. "
+                     f"ffmpeg -i {mp4} -f yuv4mpegpipe -strict -1 - | lockstep -r ref.y4m -d - (this lockstep was "
+                     "built without FFmpeg's libraries libavformat, libavcodec and libavutil, which would read it directly)")
+        expect_error(cli, work, "an .mkv input, even with -w -h -p -b", ["-r", mkv, "-d", mkv, "-w", "576", "-h", "324", "-p", "420", "-b", "8"],
+                     "a Matroska/WebM container (compressed video)", "ffmpeg -i")
+        h = run(cli, ["--help"]).stdout
+        check("--help: no containers in this build", "Containers: none (built without FFmpeg's libavformat, libavcodec, libavutil)" in h, h[-300:])
 
     # raw: a size no frame divides names the layouts that would; 8-bit data read as 10-bit
     header, frames = y4m_frames(ref)
@@ -441,6 +453,7 @@ def main():
     ap.add_argument("--cli", required=True)
     ap.add_argument("--fixtures", required=True)
     ap.add_argument("--work", required=True)
+    ap.add_argument("--containers", type=int, default=0, help="1: built with FFmpeg's libraries")
     a = ap.parse_args()
     cli, fx, work = a.cli, a.fixtures, a.work
     os.makedirs(work, exist_ok=True)
@@ -717,7 +730,7 @@ def main():
     check("raw YUV scores equal the Y4M's", rawrep is not None and rawrep["frames"] == full["frames"][:3], e)
 
     model_tests(cli, fx, work)
-    first_run_tests(cli, fx, work)
+    first_run_tests(cli, fx, work, a.containers)
     preset_tests(cli, fx, work)
 
     print(f"{results['passed']} passed, {results['failed']} failed")

@@ -59,6 +59,12 @@ const LsExtractor *const ls_extractors[] = {
 #if LOCKSTEP_HAVE_OPENCL
     &ls_fex_psnr_opencl,
     &ls_fex_psnr_hvs_opencl,
+    &ls_fex_vif_opencl,
+    &ls_fex_adm_opencl,
+    &ls_fex_motion_opencl,
+    &ls_fex_float_motion_opencl,
+    &ls_fex_ssim_opencl,
+    &ls_fex_float_ssim_opencl,
 #endif
     NULL,
 };

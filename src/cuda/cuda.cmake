@@ -47,7 +47,6 @@ endforeach()
 
 target_sources(lockstep PRIVATE
   ${LS_CUDA_DIR}/cuda_loader.c
-  ${LS_CUDA_DIR}/cuda_frames.c
   ${LS_CUDA_DIR}/ordered_sum.c
   ${LS_CUDA_DIR}/twin.c
   ${LS_CUDA_DIR}/psnr.c

@@ -306,6 +306,15 @@ static int float_motion_flush(LsFex *fex, LsCollector *fc)
     return ls_float_motion_flush(&p->state, fc);
 }
 
+/* score[i] = SAD(i - 1, i) is zero at 0; motion2/motion3 at i are min(score[i], score[i + 1]),
+ * written one frame late, and the last frame's are score[i] alone. */
+static void float_motion_frames_around(const LsFex *fex, unsigned *before, unsigned *after)
+{
+    (void)fex;
+    *before = 1;
+    *after = 1;
+}
+
 static const char *const float_motion_provided[] = { "VMAF_feature_motion_score",
                                                      "VMAF_feature_motion2_score",
                                                      "VMAF_feature_motion3_score", NULL };
@@ -321,4 +330,5 @@ const LsExtractor ls_fex_float_motion = {
     .extract = float_motion_extract,
     .flush = float_motion_flush,
     .close = float_motion_close,
+    .frames_around = float_motion_frames_around,
 };

@@ -744,6 +744,14 @@ static int speed_temporal_flush(LsFex *fex, LsCollector *fc)
     return 0;
 }
 
+/* a frame's score compares it with the previous one; the first frame's is zero */
+static void speed_temporal_frames_around(const LsFex *fex, unsigned *before, unsigned *after)
+{
+    (void)fex;
+    *before = 1;
+    *after = 0;
+}
+
 static const char *const speed_temporal_provided[] = {
     "Speed_temporal_feature_speed_temporal_score",
     NULL,
@@ -761,4 +769,5 @@ const LsExtractor ls_fex_speed_temporal = {
     .flush = speed_temporal_flush,
     .close = speed_temporal_close,
     .frames_held = 1,
+    .frames_around = speed_temporal_frames_around,
 };
