@@ -332,3 +332,18 @@ const LsExtractor ls_fex_float_motion = {
     .close = float_motion_close,
     .frames_around = float_motion_frames_around,
 };
+
+int ls_float_motion_write_totals(LsFloatMotionState *s, const float totals[6], unsigned index,
+                                 LsCollector *fc)
+{
+    if (s->opt.motion_force_zero)
+        return ls_float_motion_write(s, index, 0.0, fc);
+    float sad0[3] = { 0 }, sad1[3] = { 0 };
+    for (unsigned j = 0; j < s->n_planes; j++) {
+        sad0[j] = ls_float_motion_plane_sad(totals[j], s->w[j], s->h[j]);
+        if (s->opt.motion_add_scale1)
+            sad1[j] = ls_float_motion_plane_sad(totals[3 + j], s->w1[j], s->h1[j]);
+    }
+    const double score = index ? ls_float_motion_frame_score(s, sad0, sad1) : 0.0;
+    return ls_float_motion_write(s, index, score, fc);
+}

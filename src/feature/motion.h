@@ -87,6 +87,10 @@ double ls_float_motion_frame_score(const LsFloatMotionState *s, const float sad0
  * with motion_force_zero. */
 int ls_float_motion_write(LsFloatMotionState *s, unsigned index, double score, LsCollector *fc);
 int ls_float_motion_flush(LsFloatMotionState *s, LsCollector *fc);
+/* What a GPU twin's frame writes from its plane totals: totals[0..2] the planes' float totals of
+ * row sums, totals[3..5] scale 1's (motion_add_scale1). */
+int ls_float_motion_write_totals(LsFloatMotionState *s, const float totals[6], unsigned index,
+                                 LsCollector *fc);
 
 /* ---- integer motion (pipelined) ---- */
 
