@@ -271,6 +271,17 @@ static int set_up(LockstepRun *run)
         return EXIT_RUNTIME;
     if (s->parity && !(run->twin = make_context(run, s->parity_backend)))
         return EXIT_RUNTIME;
+    if (run->twin) {
+        /* the twin's copies of the frames come from its own pool, which the backend pins as it
+         * does the reader's: --parity checks the uploads that a run on the backend makes */
+        const LsVideoInfo *f = &run->frames;
+        const VmafPictureConfiguration pcfg = {
+            .pic_params = { .w = f->w, .h = f->h, .bpc = f->bpc, .pix_fmt = f->fmt },
+            .pic_cnt = 2 * (lockstep_max_frames_held(run->twin) + 2),
+        };
+        if (vmaf_preallocate_pictures(run->twin, pcfg))
+            return run_fail(run, EXIT_RUNTIME, "problem with the parity run's picture pool");
+    }
     run->n_scored = s->no_prediction ? 0 : s->n_models;
     for (unsigned i = 0; i < run->n_scored; i++)
         run->scored[i] = (LockstepShardModel){ run->models[i].label, s->model[i].name,
@@ -438,18 +449,8 @@ static int score_pair(LockstepRun *run, VmafPicture *ref, VmafPicture *dist)
         show_progress(run);
     if (run->twin) {
         VmafPicture ref2, dist2;
-        const LsVideoInfo *f = &run->frames;
-        if (vmaf_picture_alloc(&ref2, f->fmt, f->bpc, f->w, f->h)) {
-            vmaf_picture_unref(ref);
-            vmaf_picture_unref(dist);
-            return run_fail(run, EXIT_RUNTIME, "out of memory");
-        }
-        if (vmaf_picture_alloc(&dist2, f->fmt, f->bpc, f->w, f->h)) {
-            vmaf_picture_unref(&ref2);
-            vmaf_picture_unref(ref);
-            vmaf_picture_unref(dist);
-            return run_fail(run, EXIT_RUNTIME, "out of memory");
-        }
+        vmaf_fetch_preallocated_picture(run->twin, &ref2);
+        vmaf_fetch_preallocated_picture(run->twin, &dist2);
         copy_picture(&ref2, ref);
         copy_picture(&dist2, dist);
         if (vmaf_read_pictures(run->twin, &ref2, &dist2, run->n_read)) {

@@ -500,8 +500,18 @@ int vmaf_preallocate_pictures(VmafContext *ctx, VmafPictureConfiguration cfg)
 {
     if (!ctx || !cfg.pic_params.w || !cfg.pic_params.h || !cfg.pic_cnt || ctx->pool)
         return -EINVAL;
+    LsHostMemory host = { 0 };
+#if LOCKSTEP_HAVE_OPENCL
+    /* OpenCL has no way to pin memory it did not allocate (CUDA pins the pool's blocks later,
+     * through use_host_memory): its twins upload straight from pictures the driver allocated */
+    char why[512];
+    if (ctx->backend == LOCKSTEP_BACKEND_OPENCL &&
+        ls_opencl_host_memory(ctx->shared, ctx->gpu, &host, why, sizeof(why)) < 0)
+        ls_log(VMAF_LOG_LEVEL_DEBUG, "opencl: the pictures are not pinned (%s): frames are "
+               "staged through a copy", why);
+#endif
     return ls_picture_pool_create(&ctx->pool, cfg.pic_params.pix_fmt, cfg.pic_params.bpc,
-                                  cfg.pic_params.w, cfg.pic_params.h, cfg.pic_cnt);
+                                  cfg.pic_params.w, cfg.pic_params.h, cfg.pic_cnt, &host);
 }
 
 int vmaf_fetch_preallocated_picture(VmafContext *ctx, VmafPicture *pic)
@@ -975,7 +985,7 @@ int vmaf_close(VmafContext *ctx)
     for (unsigned i = 0; i < ctx->n_slot; i++)
         free_slot(ctx->slot[i]);
     free(ctx->slot);
-    ls_shared_destroy(ctx->shared);
+    ls_shared_destroy(ctx->shared); /* the GPU pipelines give back the pictures they hold */
     ls_collector_destroy(ctx->view);
     ls_collector_destroy(ctx->fc);
     ls_picture_pool_destroy(ctx->pool);

@@ -28,6 +28,24 @@ void ls_frame_layout_init(LsFrameLayout *l, unsigned n_planes, unsigned bpc, con
     l->size = off;
 }
 
+int ls_frame_direct(const LsFrameLayout *l, const VmafPicture *pic, const LsHostBlock *blocks,
+                    unsigned n)
+{
+    for (unsigned p = 0; p < l->n_planes; p++) {
+        if ((size_t)pic->stride[p] != l->row_bytes[p] || !pic->data[p])
+            return 0;
+        const uintptr_t lo = (uintptr_t)pic->data[p];
+        const size_t bytes = l->row_bytes[p] * l->h[p];
+        unsigned i = 0;
+        while (i < n && !(lo >= (uintptr_t)blocks[i].ptr && bytes <= blocks[i].size &&
+                          lo - (uintptr_t)blocks[i].ptr <= blocks[i].size - bytes))
+            i++;
+        if (i == n)
+            return 0;
+    }
+    return 1;
+}
+
 /* Rows [first, last) of the concatenated copies. */
 static void copy_rows(const LsFramePacker *pk, unsigned first, unsigned last)
 {

@@ -23,6 +23,17 @@ typedef struct LsFrameLayout {
 void ls_frame_layout_init(LsFrameLayout *l, unsigned n_planes, unsigned bpc, const unsigned w[3],
                          const unsigned h[3]);
 
+/* Host memory that the device reads by DMA (pinned pool pictures). */
+typedef struct LsHostBlock {
+    const unsigned char *ptr;
+    size_t size;
+} LsHostBlock;
+
+/* 1 when the planes of pic that l holds can be uploaded straight from the picture, one copy per
+ * plane: rows without padding (stride = row bytes) and each plane inside one of the n blocks. */
+int ls_frame_direct(const LsFrameLayout *l, const VmafPicture *pic, const LsHostBlock *blocks,
+                    unsigned n);
+
 #define LS_FRAME_PACK_MAX_THREADS 8
 #define LS_FRAME_PACK_MAX_COPIES 6
 

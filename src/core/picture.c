@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "core/backend.h"
 #include "core/geometry.h"
 #include "core/picture_ref.h"
 
@@ -15,6 +16,7 @@ struct VmafRef {
     void *mem;
     size_t size;
     size_t mapped;           /* the length of mem's mapping, 0: mem is from aligned_alloc */
+    int from_host_memory;    /* mem is from the pool's LsHostMemory */
     LsPicturePool *pool;     /* returned here when the count reaches 0 */
     VmafPicture pic;         /* pool pictures: the picture as handed out */
 };
@@ -25,6 +27,7 @@ struct LsPicturePool {
     VmafRef **free_list;
     VmafRef *refs;
     unsigned n_free, count;
+    LsHostMemory host;       /* where the pictures' memory comes from (alloc NULL: the heap) */
 };
 
 static int layout(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bpc, unsigned w,
@@ -68,14 +71,16 @@ static void *map_aligned(size_t bytes, size_t align)
 
 static void release_mem(VmafRef *ref)
 {
-    if (ref->mapped)
+    if (ref->from_host_memory)
+        ref->pool->host.release(ref->pool->host.self, ref->mem);
+    else if (ref->mapped)
         munmap(ref->mem, ref->mapped);
     else
         free(ref->mem);
 }
 
 static int alloc_into(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bpc, unsigned w,
-                      unsigned h, VmafRef *ref)
+                      unsigned h, VmafRef *ref, const LsHostMemory *host)
 {
     size_t total;
     const int err = layout(pic, fmt, bpc, w, h, &total);
@@ -85,21 +90,28 @@ static int alloc_into(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bpc, 
      * pages, so that a GPU backend can pin pool pictures; large pictures in huge pages, which
      * cuts the page faults of first use (most of the start-up of a 1080p run), mapped straight
      * from the kernel: its pages come zeroed on first touch, where a memset would write every
-     * byte once more */
+     * byte once more. A backend's host memory (LsHostMemory: pinned, which its device reads by
+     * DMA) comes in whole small pages, zeroed here like the heap's. */
+    uint8_t *mem = NULL;
+    if (host && host->alloc) {
+        const size_t bytes = (total + 64 + 4095) & ~(size_t)4095;
+        if ((mem = host->alloc(host->self, bytes)))
+            memset(mem, 0, bytes);
+    }
     const size_t page = total >= ((size_t)2 << 20) ? (size_t)2 << 20 : 4096;
     const size_t bytes = (total + 64 + page - 1) & ~(page - 1);
-    uint8_t *mem;
-    if (page > 4096) {
+    ref->from_host_memory = mem != NULL;
+    ref->mapped = 0;
+    if (!mem && page > 4096) {
         mem = map_aligned(bytes, page);
         if (!mem)
             return -ENOMEM;
         ref->mapped = bytes;
-    } else {
+    } else if (!mem) {
         mem = aligned_alloc(page, bytes);
         if (!mem)
             return -ENOMEM;
         memset(mem, 0, total + 64);
-        ref->mapped = 0;
     }
     uint8_t *p = mem;
     for (unsigned i = 0; i < 3 && pic->w[i]; i++) {
@@ -121,7 +133,7 @@ int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned 
     VmafRef *ref = calloc(1, sizeof(*ref));
     if (!ref)
         return -ENOMEM;
-    const int err = alloc_into(pic, pix_fmt, bpc, w, h, ref);
+    const int err = alloc_into(pic, pix_fmt, bpc, w, h, ref, NULL);
     if (err)
         free(ref);
     return err;
@@ -155,32 +167,36 @@ int vmaf_picture_unref(VmafPicture *pic)
 }
 
 int ls_picture_pool_create(LsPicturePool **out, enum VmafPixelFormat fmt, unsigned bpc,
-                           unsigned w, unsigned h, unsigned count)
+                           unsigned w, unsigned h, unsigned count, const LsHostMemory *host)
 {
-    if (!count)
-        return -EINVAL;
-    LsPicturePool *pool = calloc(1, sizeof(*pool));
-    if (!pool)
-        return -ENOMEM;
-    pool->refs = calloc(count, sizeof(*pool->refs));
-    pool->free_list = calloc(count, sizeof(*pool->free_list));
-    if (!pool->refs || !pool->free_list) {
-        free(pool->refs);
-        free(pool->free_list);
+    LsPicturePool *pool = count ? calloc(1, sizeof(*pool)) : NULL;
+    if (pool) {
+        pool->refs = calloc(count, sizeof(*pool->refs));
+        pool->free_list = calloc(count, sizeof(*pool->free_list));
+    }
+    if (!pool || !pool->refs || !pool->free_list) {
+        if (pool) {
+            free(pool->refs);
+            free(pool->free_list);
+        }
         free(pool);
-        return -ENOMEM;
+        if (host && host->done)
+            host->done(host->self); /* the pool owns its hold on host from here */
+        return count ? -ENOMEM : -EINVAL;
     }
     pthread_mutex_init(&pool->lock, NULL);
     pthread_cond_init(&pool->freed, NULL);
+    if (host)
+        pool->host = *host;
     for (unsigned i = 0; i < count; i++) {
         VmafRef *ref = &pool->refs[i];
-        const int err = alloc_into(&ref->pic, fmt, bpc, w, h, ref);
+        ref->pool = pool; /* before the allocation: release_mem finds the pool's host memory */
+        const int err = alloc_into(&ref->pic, fmt, bpc, w, h, ref, &pool->host);
         if (err) {
             pool->count = i;
             ls_picture_pool_destroy(pool);
             return err;
         }
-        ref->pool = pool;
         pool->free_list[pool->n_free++] = ref;
         pool->count = i + 1;
     }
@@ -206,6 +222,8 @@ void ls_picture_pool_destroy(LsPicturePool *pool)
         return;
     for (unsigned i = 0; i < pool->count; i++)
         release_mem(&pool->refs[i]);
+    if (pool->host.done)
+        pool->host.done(pool->host.self);
     pthread_mutex_destroy(&pool->lock);
     pthread_cond_destroy(&pool->freed);
     free(pool->refs);

@@ -1,14 +1,16 @@
 #ifndef LOCKSTEP_CORE_PICTURE_REF_H
 #define LOCKSTEP_CORE_PICTURE_REF_H
 
+#include "core/backend.h"
 #include "lockstep/picture.h"
 
 /* Takes another reference: dst becomes a copy of src sharing its memory. */
 void ls_picture_ref(VmafPicture *dst, const VmafPicture *src);
 
 typedef struct LsPicturePool LsPicturePool;
+/* host: where the pictures' memory comes from (NULL: the heap); it must outlive the pool. */
 int ls_picture_pool_create(LsPicturePool **pool, enum VmafPixelFormat fmt, unsigned bpc,
-                           unsigned w, unsigned h, unsigned count);
+                           unsigned w, unsigned h, unsigned count, const LsHostMemory *host);
 int ls_picture_pool_fetch(LsPicturePool *pool, VmafPicture *pic); /* blocks until one is free */
 void ls_picture_pool_destroy(LsPicturePool *pool);
 /* The pool's memory blocks (one per picture), for GPU backends that pin them. */

@@ -108,10 +108,7 @@ struct LsCudaFrames {
     int packer_up;
     FrameSlot slot[LS_CUDA_SLOTS];
     unsigned next;
-    struct {
-        unsigned char *ptr;
-        size_t size;
-    } pinned[MAX_PINNED];
+    LsHostBlock pinned[MAX_PINNED];
     unsigned n_pinned;
     int timing;
     unsigned frames, direct_frames;
@@ -176,7 +173,7 @@ static void frames_destroy(void *obj)
                 CHECK_CU(cu, cuStreamDestroy(s->stream));
         }
         for (unsigned i = 0; i < F->n_pinned; i++)
-            unpin(cu, F->pinned[i].ptr);
+            unpin(cu, (void *)F->pinned[i].ptr);
         ls_cuda_pop(&F->dev);
     }
     if (F->timing && F->frames)
@@ -249,19 +246,6 @@ static int frames_start(LsCudaFrames *F)
     return err;
 }
 
-static int is_pinned(const LsCudaFrames *F, const VmafPicture *pic)
-{
-    const LsFrameLayout *l = &F->layout;
-    for (unsigned p = 0; p < l->n_planes; p++)
-        if ((size_t)pic->stride[p] != l->row_bytes[p])
-            return 0;
-    const unsigned char *lo = pic->data[0];
-    for (unsigned i = 0; i < F->n_pinned; i++)
-        if (lo >= F->pinned[i].ptr && lo < F->pinned[i].ptr + F->pinned[i].size)
-            return 1;
-    return 0;
-}
-
 /* The slot that holds frame `index` on the device, uploading it if no twin has yet. Context
  * current. */
 static int frames_acquire(LsCudaFrames *F, unsigned index, const VmafPicture *ref,
@@ -286,7 +270,8 @@ static int frames_acquire(LsCudaFrames *F, unsigned index, const VmafPicture *re
     s->valid = 0;
     const LsFrameLayout *l = &F->layout;
     const double t0 = F->timing ? now_ms() : 0.0;
-    const int direct = is_pinned(F, ref) && is_pinned(F, dis);
+    const int direct = ls_frame_direct(l, ref, F->pinned, F->n_pinned) &&
+                       ls_frame_direct(l, dis, F->pinned, F->n_pinned);
     if (!direct)
         ls_frame_pack(&F->packer, l, s->host, ref, dis);
     if (F->timing) {

@@ -9,6 +9,7 @@
 #include "core/geometry.h"
 #include "core/log.h"
 #include "core/picture_ref.h"
+#include "opencl/host_memory.h"
 #include "opencl/twin.h"
 
 static double now_ms(void)
@@ -40,15 +41,15 @@ typedef struct FrameSlot {
 } FrameSlot;
 
 struct LsClFrames {
-    LsClDevice dev;
-    int dev_open;
+    LsClHost *host;            /* the context's device, and the pinned pictures it can read */
+    LsClDevice *dev;
     enum VmafPixelFormat fmt;
     unsigned bpc, n_planes_input;
     unsigned w[3], h[3];
     unsigned n_planes;         /* planes the twins read: luma only unless one reads chroma */
     int started;               /* layout fixed, buffers allocated */
     LsFrameLayout layout;
-    LsFramePacker packer;
+    LsFramePacker packer;      /* started with the first frame that is not pinned */
     int packer_up;
     FrameSlot slot[LS_CL_SLOTS];
     unsigned next;
@@ -65,7 +66,7 @@ struct LsClFrames {
     cl_event pack_event[LS_CL_SLOTS];    /* each job's reference to its slot's user event */
     int stop, sync_up;
     int timing;
-    unsigned frames;
+    unsigned frames, direct_frames;
     double pack_ms, staging_wait_ms;
     char err[1024];
 };
@@ -81,13 +82,13 @@ static int frames_slot_idle(LsClFrames *F, FrameSlot *s, char *err, size_t err_l
 {
     int ret = 0;
     if (s->uploaded)
-        LS_CL_TRY(err, err_len, "clWaitForEvents", F->dev.cl->clWaitForEvents(1, &s->uploaded));
+        LS_CL_TRY(err, err_len, "clWaitForEvents", F->dev->cl->clWaitForEvents(1, &s->uploaded));
 fail:
     if (s->uploaded)
-        F->dev.cl->clReleaseEvent(s->uploaded);
+        F->dev->cl->clReleaseEvent(s->uploaded);
     s->uploaded = NULL;
     if (s->packed)
-        F->dev.cl->clReleaseEvent(s->packed);
+        F->dev->cl->clReleaseEvent(s->packed);
     s->packed = NULL;
     if (s->holding) {
         vmaf_picture_unref(&s->held[0]);
@@ -117,8 +118,8 @@ static void *pack_thread(void *arg)
         /* the job's own reference: the caller may release the slot's as soon as the upload this
          * completes is done, while this call may still be using the event */
         const cl_event packed = F->pack_event[k];
-        F->dev.cl->clSetUserEventStatus(packed, CL_COMPLETE);
-        F->dev.cl->clReleaseEvent(packed);
+        F->dev->cl->clSetUserEventStatus(packed, CL_COMPLETE);
+        F->dev->cl->clReleaseEvent(packed);
         pthread_mutex_lock(&F->lock);
     }
     pthread_mutex_unlock(&F->lock);
@@ -137,8 +138,8 @@ static void frames_destroy(void *obj)
     }
     if (F->packer_up)
         ls_frame_packer_close(&F->packer);
-    if (F->dev_open) {
-        const LsClFns *cl = F->dev.cl;
+    if (F->dev) {
+        const LsClFns *cl = F->dev->cl;
         char err[256];
         for (unsigned i = 0; i < LS_CL_SLOTS; i++) {
             FrameSlot *s = &F->slot[i];
@@ -156,7 +157,6 @@ static void frames_destroy(void *obj)
             if (s->queue)
                 cl->clReleaseCommandQueue(s->queue);
         }
-        ls_opencl_close(&F->dev);
     }
     if (F->sync_up) {
         pthread_cond_destroy(&F->wake);
@@ -164,9 +164,10 @@ static void frames_destroy(void *obj)
     }
     if (F->timing && F->frames)
         fprintf(stderr,
-                "lockstep opencl timing frames: %u frames, %u plane(s) each, %.1f MB: per frame "
-                "host pack %.3f ms, wait for a free staging buffer %.3f ms\n",
-                F->frames, F->layout.n_planes, (double)F->layout.size / 1e6,
+                "lockstep opencl timing frames: %u frames (%u uploaded straight from pinned "
+                "pictures), %u plane(s) each, %.1f MB: per frame host pack %.3f ms, wait for a "
+                "free slot %.3f ms\n",
+                F->frames, F->direct_frames, F->layout.n_planes, (double)F->layout.size / 1e6,
                 F->pack_ms / F->frames, F->staging_wait_ms / F->frames);
     free(F);
 }
@@ -178,14 +179,15 @@ static void *frames_create(void *arg, int *err_out)
     if (!F)
         return NULL;
     char err[1024];
-    int ret = ls_opencl_open(&F->dev, a->fex->gpu_index, err, sizeof(err));
-    if (ret < 0) {
+    int ret = 0;
+    F->host = ls_cl_host_get(a->fex->shared, a->fex->gpu_index, &ret, err, sizeof(err));
+    if (!F->host) {
         ls_fex_error(a->fex, "%s", err);
         *err_out = ret;
         free(F);
         return NULL;
     }
-    F->dev_open = 1;
+    F->dev = ls_cl_host_device(F->host);
     F->fmt = a->fmt;
     F->bpc = a->bpc;
     F->timing = timing_enabled();
@@ -199,7 +201,7 @@ static void *frames_create(void *arg, int *err_out)
     F->sync_up = 1;
     cl_int rc = CL_SUCCESS;
     for (unsigned i = 0; i < LS_CL_SLOTS; i++) {
-        F->slot[i].queue = F->dev.cl->clCreateCommandQueue(F->dev.ctx, F->dev.device, 0, &rc);
+        F->slot[i].queue = F->dev->cl->clCreateCommandQueue(F->dev->ctx, F->dev->device, 0, &rc);
         LS_CL_TRY(err, sizeof(err), "clCreateCommandQueue", rc);
     }
     return F;
@@ -213,31 +215,73 @@ fail:
 /* Fixes the layout at the first frame: every twin of the context has joined by then. */
 static int frames_start(LsClFrames *F, char *err, size_t err_len)
 {
-    const LsClFns *cl = F->dev.cl;
+    const LsClFns *cl = F->dev->cl;
     int ret = 0;
     cl_int rc = CL_SUCCESS;
     ls_frame_layout_init(&F->layout, F->n_planes, F->bpc, F->w, F->h);
     for (unsigned i = 0; i < LS_CL_SLOTS; i++) {
         FrameSlot *s = &F->slot[i];
-        s->staging = cl->clCreateBuffer(F->dev.ctx, CL_MEM_READ_ONLY | CL_MEM_ALLOC_HOST_PTR,
-                                        F->layout.size, NULL, &rc);
-        LS_CL_TRY(err, err_len, "clCreateBuffer(staging)", rc);
-        s->host = cl->clEnqueueMapBuffer(s->queue, s->staging, CL_TRUE, CL_MAP_WRITE, 0,
-                                         F->layout.size, 0, NULL, NULL, &rc);
-        LS_CL_TRY(err, err_len, "clEnqueueMapBuffer(staging)", rc);
-        s->input = cl->clCreateBuffer(F->dev.ctx, CL_MEM_READ_ONLY, F->layout.size, NULL, &rc);
+        s->input = cl->clCreateBuffer(F->dev->ctx, CL_MEM_READ_ONLY, F->layout.size, NULL, &rc);
         LS_CL_TRY(err, err_len, "clCreateBuffer(frame)", rc);
     }
-    if ((ret = ls_frame_packer_init(&F->packer, F->layout.size)) < 0) {
-        snprintf(err, err_len, "cannot start the frame packing threads");
-        return ret;
-    }
-    F->packer_up = 1;
-    if (F->async_pack && pthread_create(&F->pack_thread, NULL, pack_thread, F))
-        F->async_pack = 0; /* no thread: pack in the caller */
-    F->pack_thread_up = F->async_pack;
     F->started = 1;
     return 0;
+fail:
+    return ret;
+}
+
+/* Slot s's staging buffer and the packing threads, made for the first frame whose pictures are
+ * not pinned (none when every picture comes from the pinned pool). */
+static int frames_staging(LsClFrames *F, FrameSlot *s, char *err, size_t err_len)
+{
+    const LsClFns *cl = F->dev->cl;
+    int ret = 0;
+    cl_int rc = CL_SUCCESS;
+    if (!F->packer_up) {
+        if ((ret = ls_frame_packer_init(&F->packer, F->layout.size)) < 0) {
+            snprintf(err, err_len, "cannot start the frame packing threads");
+            return ret;
+        }
+        F->packer_up = 1;
+        if (F->async_pack && pthread_create(&F->pack_thread, NULL, pack_thread, F))
+            F->async_pack = 0; /* no thread: pack in the caller */
+        F->pack_thread_up = F->async_pack;
+    }
+    if (s->staging)
+        return 0;
+    s->staging = cl->clCreateBuffer(F->dev->ctx, CL_MEM_READ_ONLY | CL_MEM_ALLOC_HOST_PTR,
+                                    F->layout.size, NULL, &rc);
+    LS_CL_TRY(err, err_len, "clCreateBuffer(staging)", rc);
+    s->host = cl->clEnqueueMapBuffer(s->queue, s->staging, CL_TRUE, CL_MAP_WRITE, 0,
+                                     F->layout.size, 0, NULL, NULL, &rc);
+    LS_CL_TRY(err, err_len, "clEnqueueMapBuffer(staging)", rc);
+fail:
+    return ret;
+}
+
+/* Frame pair ref, dis uploaded into slot s straight from the pinned pictures: one non-blocking
+ * write per plane, the last one's event marking the upload's end. */
+static int frames_upload_direct(LsClFrames *F, FrameSlot *s, const VmafPicture *ref,
+                                const VmafPicture *dis, char *err, size_t err_len)
+{
+    const LsClFns *cl = F->dev->cl;
+    const LsFrameLayout *l = &F->layout;
+    int ret = 0;
+    /* the DMA reads the pictures after extract returns: hold them until it is done */
+    ls_picture_ref(&s->held[0], ref);
+    ls_picture_ref(&s->held[1], dis);
+    s->holding = 1;
+    for (unsigned side = 0; side < 2; side++) {
+        const VmafPicture *pic = side ? dis : ref;
+        for (unsigned p = 0; p < l->n_planes; p++) {
+            const int last = side == 1 && p + 1 == l->n_planes;
+            LS_CL_TRY(err, err_len, "clEnqueueWriteBuffer(plane)",
+                      cl->clEnqueueWriteBuffer(s->queue, s->input, CL_FALSE, l->offset[side][p],
+                                               l->row_bytes[p] * l->h[p], pic->data[p], 0, NULL,
+                                               last ? &s->uploaded : NULL));
+        }
+    }
+    F->direct_frames++;
 fail:
     return ret;
 }
@@ -246,7 +290,7 @@ fail:
 static int frames_acquire(LsClFrames *F, unsigned index, const VmafPicture *ref,
                           const VmafPicture *dis, unsigned *slot_out, char *err, size_t err_len)
 {
-    const LsClFns *cl = F->dev.cl;
+    const LsClFns *cl = F->dev->cl;
     for (unsigned i = 0; i < LS_CL_SLOTS; i++) {
         if (F->slot[i].valid && F->slot[i].index == index) {
             *slot_out = i;
@@ -267,7 +311,13 @@ static int frames_acquire(LsClFrames *F, unsigned index, const VmafPicture *ref,
     s->valid = 0;
     if (F->timing)
         F->staging_wait_ms += t1 - t0;
-    if (!F->async_pack) {
+    if (ls_cl_host_direct(F->host, &F->layout, ref) &&
+        ls_cl_host_direct(F->host, &F->layout, dis)) {
+        if ((ret = frames_upload_direct(F, s, ref, dis, err, err_len)) < 0)
+            return ret;
+    } else if ((ret = frames_staging(F, s, err, err_len)) < 0) {
+        return ret;
+    } else if (!F->async_pack) {
         ls_frame_pack(&F->packer, &F->layout, s->host, ref, dis);
         if (F->timing)
             F->pack_ms += now_ms() - t1;
@@ -276,7 +326,7 @@ static int frames_acquire(LsClFrames *F, unsigned index, const VmafPicture *ref,
                                            s->host, 0, NULL, &s->uploaded));
     } else {
         cl_int rc = CL_SUCCESS;
-        s->packed = cl->clCreateUserEvent(F->dev.ctx, &rc);
+        s->packed = cl->clCreateUserEvent(F->dev->ctx, &rc);
         LS_CL_TRY(err, err_len, "clCreateUserEvent", rc);
         /* the pack thread reads the pictures after extract returns: hold them until the upload
          * is done */
@@ -473,7 +523,7 @@ int ls_cl_twin_open(LsClTwin *t, LsFex *fex, const LsClTwinDesc *desc, enum Vmaf
         n_planes = t->frames->n_planes_input;
     if (n_planes > t->frames->n_planes)
         t->frames->n_planes = n_planes;
-    t->dev = &t->frames->dev;
+    t->dev = t->frames->dev;
     const LsClFns *cl = t->dev->cl;
     if ((ret = ls_opencl_build(t->dev, desc->source, &t->prog, t->err, sizeof(t->err))) < 0) {
         /* the integer division emulation is the one build configuration a kernel may refuse

@@ -2,15 +2,17 @@
  * program plus an LsClTwinDesc: what to allocate, what to launch for a frame, how to turn the
  * bytes its kernels leave in the result buffer into scores. Everything else is here, once:
  *
- *   - one frame pipeline per context and device (LsClFrames): one OpenCL context, LS_CL_SLOTS
- *     frame slots, each with its own in-order command queue, a pinned staging buffer (allocated
- *     by the driver, CL_MEM_ALLOC_HOST_PTR, mapped once for the whole run) and a device copy of
- *     the planes that the context's twins read (core/frame_pack.h's packed layout). A frame is
- *     packed and uploaded once, by the first twin that needs it: a pack thread copies the
- *     pictures (held until the upload is done) into the staging buffer while the caller goes on,
- *     and the upload waits for it through a user event; every twin's kernels for that frame go
- *     on the slot's queue after the upload, so frames overlap (packing frame i, uploading i-1,
- *     kernels of i-2) and nothing blocks per frame;
+ *   - one frame pipeline per context and device (LsClFrames): the context's OpenCL device
+ *     (opencl/host_memory.h: one cl_context, shared with the picture pool's pinned memory),
+ *     LS_CL_SLOTS frame slots, each with its own in-order command queue and a device copy of the
+ *     planes that the context's twins read (core/frame_pack.h's packed layout). A frame is
+ *     uploaded once, by the first twin that needs it. Pictures from the pinned pool (the CLI's)
+ *     go straight to the device, one non-blocking write per plane, held until it is done. Other
+ *     pictures are packed into the slot's pinned staging buffer (CL_MEM_ALLOC_HOST_PTR, mapped
+ *     once, made at the first such frame) by a pack thread while the caller goes on, and the
+ *     upload waits for it through a user event. Every twin's kernels for that frame go on the
+ *     slot's queue after the upload, so frames overlap (uploading frame i, kernels of i-1 and
+ *     i-2) and nothing blocks per frame;
  *   - per twin: the program and its kernels, a per-slot device result buffer (zeroed before the
  *     twin's kernels run) read back without blocking into pinned mapped host memory, the
  *     in-order collection of scores (the host waits only for the oldest frame when its slot is
