@@ -14,6 +14,11 @@
 #          emulation tests on the device, `--parity opencl` with the integer VMAF models and the
 #          psnr twins on every fixture and on generated 1080p/4K pairs (8/10/12 bit, 4:2:0, 4:2:2,
 #          4:4:4), then psnr_hvs and VMAF v0.6.1 at 3840x2160 8-bit: OpenCL, CUDA, CPU
+#   oclspeed the OpenCL speed work in one short call (build only lockstep and lockstep-gen):
+#          `--parity opencl` on every fixture (vmaf_v0.6.1, psnr_hvs, ssim, float_ssim; 3 frames)
+#          and on generated 3840x2160 pairs, then at 3840x2160 8-bit VMAF v0.6.1 and psnr_hvs on
+#          OpenCL, CUDA and the CPU, ssim and float_ssim on OpenCL, CUDA and the CPU, each
+#          (t(N) - t(2)) / (N - 2) best of 2, and the OpenCL timing breakdowns
 # usage: bench/device_vmaf.sh MODE OUTDIR   (fixtures in .dev/shared, cJSON in .dev/cjson)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -298,4 +303,60 @@ PY
   } > "$out/parity_gen.log" 2>&1
   echo "generated pairs: $(grep -c 'parity bit-identical' "$out/parity_gen.log") of 18 bit-identical"
   grep -v "parity bit-identical" "$out/parity_gen.log" | cut -c1-200 | head -5
+fi
+
+if [ "$mode" = oclspeed ]; then
+  rm -f "$out/cmake.log" "$out/build.log" "$out/device.txt" # built: room for the 8 files back
+  ctest --test-dir $b -R "fixtures_decompress" >/dev/null 2>&1
+  fx=$b/fixtures
+  t0=$SECONDS
+  ocl_parity() {
+    echo "$1 opencl [vmaf_v0.6.1 psnr_hvs ssim float_ssim]: $($cli -r $fx/$1_ref.y4m -d $fx/$1_dis.y4m \
+      --feature psnr_hvs --feature ssim --feature float_ssim=enable_lcs=true --parity opencl -q \
+      --threads 2 --frame_cnt 3 2>&1 | tail -1)"
+  }
+  export -f ocl_parity; export cli fx
+  for f in $(ls $fx/*_ref.y4m | sort); do basename "$f" _ref.y4m; done \
+    | xargs -P ${PARITY_JOBS:-8} -L 1 bash -c 'ocl_parity "$@"' _ | sort > "$out/parity.log"
+  echo "fixture parity: $(grep -c 'parity bit-identical' "$out/parity.log") of $(wc -l < "$out/parity.log") bit-identical ($((SECONDS - t0)) s)"
+  grep -v "parity bit-identical" "$out/parity.log" | cut -c1-200 | head -5
+  bench_one() { # label backend frames features...: best of 2 whole-process seconds
+    local label=$1 backend=$2 t=$3; shift 3
+    python3 - "$cli" "$r" "$d" "$backend" "$jobs" "$t" "$@" <<'PY'
+import subprocess, sys, time
+cli, r, d, backend, jobs, t = sys.argv[1:7]
+best = None
+for _ in range(2):
+    s = time.perf_counter()
+    subprocess.run([cli, "-r", r, "-d", d, "--backend", backend, "--threads", jobs, "-q",
+                    "--frame_cnt", t, "-o", "/dev/null"] + sys.argv[7:], check=True)
+    e = time.perf_counter() - s
+    best = e if best is None or e < best else best
+print(f"{best:.4f}")
+PY
+  }
+  r=$gen/b_ref.y4m; d=$gen/b_dis.y4m
+  n=${BENCH_FRAMES:-160}
+  size=${BENCH_SIZE:-3840x2160}
+  make_pair ${size%x*} ${size#*x} 8 $n $r $d
+  for spec in "vmaf:$n:" "psnr_hvs:$n:-n --feature psnr_hvs" "ssim:$((n / 2)):-n --feature ssim" \
+              "float_ssim:$((n / 2)):-n --feature float_ssim"; do
+    IFS=: read -r name m0 feats <<< "$spec"
+    for backend in opencl cuda cpu; do
+      m=$m0; [ $backend = cpu ] && m=$((m0 / 2))
+      for t in 2 $m; do echo "$size 8-bit $name $backend $t $(bench_one $name $backend $t $feats)"; done
+    done
+  done | tee "$out/bench_raw.txt" | awk '{k=$1" "$2" "$3" "$4; if ($5==2) {t2[k]=$6} else {printf "%s: %.3f ms/frame (%d frames, whole process %.2f s, best of 2)\n", k, ($6-t2[k])*1000/($5-2), $5, $6}}' | tee "$out/bench.txt"
+  for feats in "" "-n --feature psnr_hvs" "-n --feature ssim" "-n --feature float_ssim"; do
+    LOCKSTEP_OPENCL_TIMING=1 $cli -r $r -d $d $feats --backend opencl --threads $jobs -q -o /dev/null --frame_cnt 80 2>&1 | grep timing
+  done > "$out/profile.txt"
+  cat "$out/profile.txt"
+  rm -f $r $d
+  t0=$SECONDS
+  for spec in 420:8 422:10 444:12; do
+    IFS=: read -r fmt bits <<< "$spec"
+    $b/tools/lockstep-gen -w 3840 -h 2160 -p $fmt -b $bits -n 3 $gen/p_ref.y4m $gen/p_dis.y4m
+    echo "gen 3840x2160 $fmt $bits-bit opencl [vmaf_v0.6.1 psnr_hvs ssim float_ssim]: $($cli -r $gen/p_ref.y4m -d $gen/p_dis.y4m --feature psnr_hvs --feature ssim --feature float_ssim --parity opencl -q --threads $jobs 2>&1 | tail -1)"
+  done | tee "$out/parity_gen.log"
+  echo "generated 4K parity ($((SECONDS - t0)) s)"
 fi

@@ -1,24 +1,26 @@
 /* float_ssim on OpenCL: the twin of ls_fex_float_ssim (the counterpart of src/cuda/float_ssim.c).
  * The device converts and decimates, runs the 11-tap passes and the per-position terms, and adds
  * the four chains in the CPU's order, every binary64 step on core/soft_f64.h's integer emulation;
- * the four doubles come back to the CPU's score writer. The chains run one work-item each: exact,
- * not fast. */
+ * the four doubles come back to the CPU's score writer. The chains are replayed in parallel, bit
+ * for bit (opencl/ordered_sum_f64.h). */
 #include <stddef.h>
 #include <string.h>
 
 #include "feature/ssim.h"
 #include "opencl/extractors.h"
+#include "opencl/ordered_sum_f64.h"
 #include "opencl/twin.h"
 
-enum { K_PREP, K_HORIZONTAL, K_TERMS, K_CHAIN, K_COUNT };
+enum { K_PREP, K_HORIZONTAL, K_TERMS, K_CHAIN, K_COUNT = K_CHAIN + LS_CL_OS64_N_KERNELS };
 static const char *const kernel_names[K_COUNT] = { "ls_float_ssim_prep", "ls_float_ssim_horizontal",
-                                                   "ls_float_ssim_terms", "ls_ssim_chain" };
+                                                   "ls_float_ssim_terms", LS_CL_OS64_KERNELS };
 
 typedef struct FloatSsimOpenclPriv {
     LsFloatSsimOptions opt; /* first: the CPU's option table points here */
     LsFloatSsimState state;
     LsClTwin twin;
     cl_mem pic[LS_CL_SLOTS][2], mom[LS_CL_SLOTS], terms[LS_CL_SLOTS];
+    LsClOs64 chains;
 } FloatSsimOpenclPriv;
 
 static int setup(LsFex *fex, LsClTwin *t)
@@ -35,7 +37,7 @@ static int setup(LsFex *fex, LsClTwin *t)
         if (ret >= 0)
             ret = ls_cl_twin_alloc(t, &p->terms[i], 4 * h_out * w_out * sizeof(cl_ulong));
     }
-    return ret;
+    return ret < 0 ? ret : ls_cl_os64_setup(t, &p->chains, K_CHAIN, h_out * w_out, 4);
 }
 
 static int enqueue(LsFex *fex, LsClTwin *t, const LsClFrame *f)
@@ -58,12 +60,9 @@ static int enqueue(LsFex *fex, LsClTwin *t, const LsClFrame *f)
     if (ret >= 0)
         ret = LS_CL_LAUNCH(t, f, K_TERMS, 2, terms, local, LS_CL_A(p->mom[k]),
                            LS_CL_A(p->terms[k]), LS_CL_A(w_out), LS_CL_A(h_out), LS_CL_A(dh));
-    const cl_ulong n = (cl_ulong)w_out * h_out;
-    const cl_uint n_chains = 4;
-    const size_t four = 4;
     if (ret >= 0)
-        ret = LS_CL_LAUNCH(t, f, K_CHAIN, 1, &four, &four, LS_CL_A(p->terms[k]), LS_CL_A(n),
-                           LS_CL_A(n_chains), LS_CL_A(f->result));
+        ret = ls_cl_os64_enqueue(t, f, &p->chains, p->terms[k], (cl_ulong)w_out * h_out,
+                                 f->result);
     return ret;
 }
 
@@ -80,6 +79,7 @@ static const LsClTwinDesc float_ssim_twin = {
     .source = &ls_cl_source_ssim,
     .kernels = kernel_names,
     .n_kernels = K_COUNT,
+    .wg_kernels = LS_CL_OS64_WG_KERNELS(K_CHAIN),
     .result_bytes = 4 * sizeof(cl_ulong),
     .twin_offset = offsetof(FloatSsimOpenclPriv, twin),
     .setup = setup,

@@ -1,19 +1,19 @@
 /* ssim (integer) on OpenCL: the twin of ls_fex_ssim (the counterpart of src/cuda/ssim.c). The
  * device forms every position's term and weight and adds the terms in the CPU's order (one binary64
  * chain, emulated with integers: no device binary64); the weights are integers, summed in any
- * order. Both come back to the CPU's score writer. The chain runs on one work-item: exact, not
- * fast (a frame's positions one after the other). */
+ * order. Both come back to the CPU's score writer. The chain is replayed in parallel, bit for bit
+ * (opencl/ordered_sum_f64.h). */
 #include <stddef.h>
 #include <string.h>
 
 #include "feature/ssim.h"
 #include "opencl/extractors.h"
+#include "opencl/ordered_sum_f64.h"
 #include "opencl/twin.h"
 
-enum { K_TERMS, K_CHAIN, K_REDUCE, K_COUNT };
-static const char *const kernel_names[K_COUNT] = { "ls_ssim_terms", "ls_ssim_chain",
-                                                   "ls_reduce_partials" };
-
+enum { K_TERMS, K_REDUCE, K_CHAIN, K_COUNT = K_CHAIN + LS_CL_OS64_N_KERNELS };
+static const char *const kernel_names[K_COUNT] = { "ls_ssim_terms", "ls_reduce_partials",
+                                                   LS_CL_OS64_KERNELS };
 
 typedef struct SsimOpenclPriv {
     LsSsimOptions opt; /* first: the CPU's option table points here */
@@ -23,6 +23,7 @@ typedef struct SsimOpenclPriv {
     size_t group[2]; /* terms: 64 x (LS_WG / 64) positions per work-group (ls_group_sum's size) */
     cl_mem terms[LS_CL_SLOTS];
     cl_mem partial[LS_CL_SLOTS];
+    LsClOs64 chain;
 } SsimOpenclPriv;
 
 static int setup(LsFex *fex, LsClTwin *t)
@@ -38,7 +39,8 @@ static int setup(LsFex *fex, LsClTwin *t)
         if (ret >= 0)
             ret = ls_cl_twin_alloc(t, &p->partial[i], (size_t)p->n_groups * sizeof(cl_long));
     }
-    return ret;
+    return ret < 0 ? ret
+                   : ls_cl_os64_setup(t, &p->chain, K_CHAIN, (cl_ulong)p->state.w * p->state.h, 1);
 }
 
 static int enqueue(LsFex *fex, LsClTwin *t, const LsClFrame *f)
@@ -54,12 +56,8 @@ static int enqueue(LsFex *fex, LsClTwin *t, const LsClFrame *f)
                            LS_CL_A(f->ref[0]),
                            LS_CL_A(f->dis[0]), LS_CL_A(w), LS_CL_A(h), LS_CL_A(bpc),
                            LS_CL_A(sample_max), LS_CL_A(terms), LS_CL_A(partial));
-    const cl_ulong n = (cl_ulong)w * h;
-    const size_t one = 1;
-    const cl_uint n_chains = 1;
     if (ret >= 0)
-        ret = LS_CL_LAUNCH(t, f, K_CHAIN, 1, &one, &one, LS_CL_A(terms), LS_CL_A(n),
-                           LS_CL_A(n_chains), LS_CL_A(f->result));
+        ret = ls_cl_os64_enqueue(t, f, &p->chain, terms, (cl_ulong)w * h, f->result);
     if (ret >= 0) {
         const cl_ulong first = 0;
         const cl_uint n_parts = p->n_groups, n_values = 1, out_index = 1;
@@ -87,7 +85,7 @@ static const LsClTwinDesc ssim_twin = {
     .source = &ls_cl_source_ssim,
     .kernels = kernel_names,
     .n_kernels = K_COUNT,
-    .wg_kernels = (1u << K_TERMS) | (1u << K_REDUCE),
+    .wg_kernels = (1u << K_TERMS) | (1u << K_REDUCE) | LS_CL_OS64_WG_KERNELS(K_CHAIN),
     .result_bytes = 2 * sizeof(cl_ulong),
     .twin_offset = offsetof(SsimOpenclPriv, twin),
     .setup = setup,

@@ -3,9 +3,9 @@
  * Integer ssim: one work-item per position forms the integer moments (exact in any order) and the
  * term of ls_ssim_position, stored as binary64 bits in row-major order. float_ssim: conversion and
  * decimation, the 11-tap passes (each output's products added in binary64 in tap order), the
- * per-position terms as four binary64 planes. Then one work-item per chain adds its terms in that
- * order from +0, each add correctly rounded, as the CPU's chain does. The weights of integer ssim
- * are integers, added in any order. */
+ * per-position terms as four binary64 planes. Then each chain is added in that order from +0, each
+ * add correctly rounded, as the CPU's chain does, in parallel (ordered_sum_f64.clh). The weights
+ * of integer ssim are integers, added in any order. */
 #include "opencl/fp32_exact.h"
 #if defined(LS_EMULATE_DIV_SQRT)
 #define LS_FDIV(a, b) ls_div_rn(a, b) /* no correctly rounded division on this device */
@@ -14,6 +14,7 @@
 #define LS_FSQRT_F64(x) sqrt(x) /* correctly rounded (-cl-fp32-correctly-rounded-divide-sqrt) */
 #endif
 #include "feature/ssim.h"
+#include "opencl/ordered_sum_f64.clh"
 #include "opencl/reduce.clh"
 
 static inline long ssim_sample(__global const uchar *plane, uint w, uint bpc, int x, int y)
@@ -70,21 +71,6 @@ __kernel void ls_ssim_terms(__global const uchar *frame, ulong ref_off, ulong di
     const long total = ls_group_sum(weight, scratch);
     if (!get_local_id(0) && !get_local_id(1))
         partial[get_group_id(0) + (ulong)get_num_groups(0) * get_group_id(1)] = total;
-}
-
-/* The chains: out[c] = ((0 + t[0]) + t[1]) + ... in binary64 over terms + c * n, one
- * work-item per chain c. */
-__kernel void ls_ssim_chain(__global const ulong *terms, ulong n, uint n_chains,
-                            __global ulong *out)
-{
-    const uint c = get_global_id(0);
-    if (c >= n_chains)
-        return;
-    __global const ulong *t = terms + (ulong)c * n;
-    ulong acc = 0;
-    for (ulong i = 0; i < n; i++)
-        acc = ls_sd_add(acc, t[i]);
-    out[c] = acc;
 }
 
 /* ---- float_ssim ---- */
