@@ -79,6 +79,20 @@ static void release_mem(VmafRef *ref)
         free(ref->mem);
 }
 
+/* Zeroes the bytes of a picture laid out at mem that no row of samples covers. */
+static void zero_unwritten(const VmafPicture *pic, uint8_t *mem, size_t total, size_t bytes)
+{
+    const size_t sample = pic->bpc > 8 ? 2 : 1;
+    uint8_t *plane = mem;
+    for (unsigned i = 0; i < 3 && pic->w[i]; i++) {
+        const size_t row = (size_t)pic->w[i] * sample, pad = (size_t)pic->stride[i] - row;
+        for (unsigned y = 0; pad && y < pic->h[i]; y++)
+            memset(plane + (size_t)y * pic->stride[i] + row, 0, pad);
+        plane += (size_t)pic->stride[i] * pic->h[i];
+    }
+    memset(mem + total, 0, bytes - total);
+}
+
 static int alloc_into(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bpc, unsigned w,
                       unsigned h, VmafRef *ref, const LsHostMemory *host)
 {
@@ -91,12 +105,14 @@ static int alloc_into(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bpc, 
      * cuts the page faults of first use (most of the start-up of a 1080p run), mapped straight
      * from the kernel: its pages come zeroed on first touch, where a memset would write every
      * byte once more. A backend's host memory (LsHostMemory: pinned, which its device reads by
-     * DMA) comes in whole small pages, zeroed here like the heap's. */
+     * DMA) comes in whole small pages; what no frame's rows write (the rows' padding, the slack)
+     * is zeroed, the samples are left to the frames that fill them (a memset of a 4K run's
+     * pinned pool, a gigabyte, would be a tenth of a second of its start-up) */
     uint8_t *mem = NULL;
     if (host && host->alloc) {
         const size_t bytes = (total + 64 + 4095) & ~(size_t)4095;
         if ((mem = host->alloc(host->self, bytes)))
-            memset(mem, 0, bytes);
+            zero_unwritten(pic, mem, total, bytes);
     }
     const size_t page = total >= ((size_t)2 << 20) ? (size_t)2 << 20 : 4096;
     const size_t bytes = (total + 64 + page - 1) & ~(page - 1);

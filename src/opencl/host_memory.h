@@ -1,8 +1,9 @@
 /* The context's OpenCL device, shared by the twins' frame pipeline and the picture pool: one
- * cl_context, in which the pool's pictures are driver-allocated pinned memory (CL_MEM_ALLOC_HOST_PTR
- * buffers, mapped once for the whole run; OpenCL cannot pin memory it did not allocate). A frame
- * whose pictures lie there is uploaded straight from them by DMA, one non-blocking write per plane,
- * instead of being packed into a staging buffer first (core/backend.h: ls_opencl_host_memory). */
+ * cl_context, in which the pool's pictures are driver-allocated pinned memory
+ * (CL_MEM_ALLOC_HOST_PTR buffers, mapped once for the whole run; OpenCL cannot pin memory it did
+ * not allocate). A frame whose pictures lie there is uploaded straight from them by DMA, one
+ * non-blocking write per plane, instead of being packed into a staging buffer first
+ * (core/backend.h: ls_opencl_host_memory). */
 #ifndef LOCKSTEP_OPENCL_HOST_MEMORY_H
 #define LOCKSTEP_OPENCL_HOST_MEMORY_H
 
