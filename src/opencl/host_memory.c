@@ -24,6 +24,7 @@ struct LsClHost {
     LsHostBlock *range;    /* the blocks' { ptr, size }, for ls_frame_direct */
     unsigned n_blocks, cap;
     unsigned holds;        /* the context's shared objects, and a picture pool */
+    int refused;           /* the driver refused one: the rest of the pool is the heap's */
 };
 
 typedef struct HostArgs {
@@ -101,6 +102,10 @@ static void *host_alloc(void *self, size_t bytes)
     const size_t align = 4096, size = bytes + align; /* drivers align host buffers less */
     cl_int rc = CL_SUCCESS;
     pthread_mutex_lock(&h->lock);
+    if (h->refused) {
+        pthread_mutex_unlock(&h->lock);
+        return NULL;
+    }
     if (h->n_blocks == h->cap) {
         const unsigned cap = h->cap ? 2 * h->cap : 64;
         PinnedBlock *block = realloc(h->block, cap * sizeof(*block));
@@ -127,6 +132,7 @@ static void *host_alloc(void *self, size_t bytes)
                "pictures are staged through a copy", ls_opencl_error_name(rc, name));
         if (mem)
             cl->clReleaseMemObject(mem);
+        h->refused = 1;
         pthread_mutex_unlock(&h->lock);
         return NULL;
     }
