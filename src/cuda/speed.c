@@ -146,7 +146,8 @@ static int device_enqueue(SpeedDevice *d, LsCudaTwin *t, const LsCudaFrame *f,
     if (!err)
         err = ls_cuda_twin_mark(t, f);
     if (!err)
-        err = ls_cuda_twin_launch(t, K_COV, nj, 1, 1, LS_SPEED_COV_THREADS, 1, 1, 0, f, &st);
+        err = ls_cuda_twin_launch(t, K_COV, LS_SPEED_COV_BLOCKS, nj, 1, LS_SPEED_COV_THREADS, 1, 1, 0,
+                                  f, &st);
     if (!err)
         err = ls_cuda_twin_launch(t, K_LINALG, nj, 2, 1, LS_SPEED_SOLVE_THREADS, 1, 1, 0, f, &st);
     if (!err)

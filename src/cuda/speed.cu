@@ -110,39 +110,61 @@ ls_speed_residual(const __grid_constant__ LsSpeedPixelArgs a)
 
 /* ---- statistics ---- */
 
-/* The 25 means, then K[p][q] = K[q][p] for p >= q (§5.1), one block per job. */
+/* The 25 means, then K[p][q] = K[q][p] for p >= q (§5.1): block (x, job) computes entries
+ * LS_SPEED_COV_THREADS x .. of the job's 325 (each block its own copy of the means). The
+ * positions are walked row by row in segments of LS_SPEED_COV_THREADS: the block stages the
+ * segment's 25 raw samples (for the means) or 25 double deviations (for the entries) in shared
+ * memory, one position per thread, then each thread continues its chain over the segment in
+ * position order. A deviation is one double subtraction of two floats wherever it is computed,
+ * so each chain adds the CPU's terms in the CPU's order. */
 extern "C" __global__ void __launch_bounds__(LS_SPEED_COV_THREADS)
 ls_speed_covariance(const __grid_constant__ LsSpeedStatsArgs a)
 {
     __shared__ float mu[LS_SPEED_NP];
-    const int job = (int)blockIdx.x, t = (int)threadIdx.x;
+    __shared__ double dev[LS_SPEED_NP][LS_SPEED_COV_THREADS + 1];
+    float(*raw)[LS_SPEED_COV_THREADS + 1] = (float(*)[LS_SPEED_COV_THREADS + 1])dev;
+    const int job = (int)blockIdx.y, t = (int)threadIdx.x;
+    const int seg = (int)LS_SPEED_COV_THREADS;
     const float *R = (const float *)a.R[job];
     const unsigned n = (unsigned)a.sw * (unsigned)a.sh;
-    if (t < LS_SPEED_NP) {
-        const float *base = R + (t / LS_SPEED_BLOCK) * a.wd + t % LS_SPEED_BLOCK;
-        float s = 0.0f;
-        for (int i = 0; i < a.sh; i++)
-            for (int j = 0; j < a.sw; j++)
-                s = s + base[i * a.wd + j];
+    float s = 0.0f;
+    for (int i = 0; i < a.sh; i++)
+        for (int j0 = 0; j0 < a.sw; j0 += seg) {
+            const int m = a.sw - j0 < seg ? a.sw - j0 : seg;
+            if (t < m)
+                for (int p = 0; p < LS_SPEED_NP; p++)
+                    raw[p][t] = R[(i + p / LS_SPEED_BLOCK) * a.wd + j0 + t + p % LS_SPEED_BLOCK];
+            __syncthreads();
+            if (t < LS_SPEED_NP)
+                for (int c = 0; c < m; c++)
+                    s = s + raw[t][c];
+            __syncthreads();
+        }
+    if (t < LS_SPEED_NP)
         mu[t] = s / (float)n;
-    }
     __syncthreads();
-    if (t >= LS_SPEED_NP * (LS_SPEED_NP + 1) / 2)
-        return;
+    const int e = (int)(blockIdx.x * LS_SPEED_COV_THREADS) + t;
+    const bool entry = e < LS_SPEED_COV_ENTRIES;
     int p = 0;
-    while ((p + 1) * (p + 2) / 2 <= t)
+    while ((p + 1) * (p + 2) / 2 <= e)
         p++;
-    const int q = t - p * (p + 1) / 2;
-    const float *bp = R + (p / LS_SPEED_BLOCK) * a.wd + p % LS_SPEED_BLOCK;
-    const float *bq = R + (q / LS_SPEED_BLOCK) * a.wd + q % LS_SPEED_BLOCK;
-    const float mp = mu[p], mq = mu[q];
+    const int q = e - p * (p + 1) / 2;
     double acc = 0.0;
     for (int i = 0; i < a.sh; i++)
-        for (int j = 0; j < a.sw; j++) {
-            const int o = i * a.wd + j;
-            acc = ls_speed_cov_step(acc, ls_speed_deviation(bp[o], mp),
-                                    ls_speed_deviation(bq[o], mq));
+        for (int j0 = 0; j0 < a.sw; j0 += seg) {
+            const int m = a.sw - j0 < seg ? a.sw - j0 : seg;
+            if (t < m)
+                for (int r = 0; r < LS_SPEED_NP; r++)
+                    dev[r][t] = ls_speed_deviation(
+                        R[(i + r / LS_SPEED_BLOCK) * a.wd + j0 + t + r % LS_SPEED_BLOCK], mu[r]);
+            __syncthreads();
+            if (entry)
+                for (int c = 0; c < m; c++)
+                    acc = ls_speed_cov_step(acc, dev[p][c], dev[q][c]);
+            __syncthreads();
         }
+    if (!entry)
+        return;
     float(*K)[LS_SPEED_LD] = (float(*)[LS_SPEED_LD])a.K[job];
     const float k = (float)(acc / (double)n);
     K[p][q] = k;

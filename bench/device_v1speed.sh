@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Where VMAF v1's CUDA time goes at 4K, in one call of the device tool (after
+# `bench/device_vmaf.sh build`, same BUILD): a short parity check, ms/frame of
+# vmaf_v1.0.16_1d5h_2160 on CUDA against the floor of the same pipeline (the psnr twin: the same
+# frames read and all three planes uploaded, next to no kernel time), the twins' stage times
+# (LOCKSTEP_CUDA_TIMING=1) and, where ncu works, every kernel's own duration.
+# usage: bench/device_v1speed.sh OUTDIR   (BUILD=bd; S_FRAMES=200 S_REPS=2 S_NCU=1 S_PARITY=1)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-/tmp/lockstep-device}
+mkdir -p "$out"
+b=${BUILD:-build-device}
+export PATH=/usr/local/cuda/bin:$PATH
+export LD_LIBRARY_PATH=$PWD/.dev/cjson/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+cli=$b/tools/lockstep
+gen=$b/gen
+mkdir -p $gen
+jobs=$(nproc)
+n=${S_FRAMES:-200}
+
+if [ "${S_PARITY:-1}" = 1 ]; then
+  ctest --test-dir $b -R "fixtures_decompress" >/dev/null 2>&1
+  t0=$SECONDS
+  {
+    for spec in 3840x2160:10 1920x1080:8; do
+      IFS=: read -r size bits <<< "$spec"; w=${size%x*}; h=${size#*x}
+      $b/tools/lockstep-gen -w $w -h $h -p 420 -b $bits -n 4 $gen/q_ref.y4m $gen/q_dis.y4m
+      for m in vmaf_v1.0.16_1d5h_2160 vmaf_v1.0.16_3d0h_2160 vmaf_v1.0.16_5d0h; do
+        echo "gen_${size}_${bits}bit [$m]: $($cli -r $gen/q_ref.y4m -d $gen/q_dis.y4m -m version=$m --parity cuda -q --threads $jobs 2>&1 | tail -1)"
+      done
+      echo "gen_${size}_${bits}bit [speed_temporal]: $($cli -r $gen/q_ref.y4m -d $gen/q_dis.y4m --feature speed_temporal --parity cuda -q --threads $jobs 2>&1 | tail -1)"
+    done
+    for id in p01 p03 p04 p05 p12; do
+      echo "$id [vmaf_v1.0.16_3d0h]: $($cli -r $b/fixtures/${id}_ref.y4m -d $b/fixtures/${id}_dis.y4m -m version=vmaf_v1.0.16_3d0h --parity cuda -q --threads $jobs 2>&1 | tail -1)"
+    done
+  } > "$out/s_parity.log" 2>&1
+  rm -f $gen/q_*.y4m
+  echo "quick parity ($((SECONDS - t0)) s): $(grep -c "parity bit-identical" "$out/s_parity.log") of $(wc -l < "$out/s_parity.log") bit-identical"
+  grep -v "parity bit-identical" "$out/s_parity.log" | cut -c1-200 | head -8
+fi
+
+# n frames made of 20 generated ones repeated (as bench/device_vmaf.sh)
+w=3840; h=2160
+$b/tools/lockstep-gen -w $w -h $h -p 420 -b 10 -n 20 $gen/g_ref.y4m $gen/g_dis.y4m
+for pair in "g_ref.y4m b_ref.y4m" "g_dis.y4m b_dis.y4m"; do
+  set -- $pair
+  hdr=$(head -1 $gen/$1 | wc -c)
+  { cat $gen/$1; for i in $(seq 2 $((n / 20))); do tail -c +$((hdr + 1)) $gen/$1; done; } > $gen/$2
+done
+rm -f $gen/g_ref.y4m $gen/g_dis.y4m
+r=$gen/b_ref.y4m; d=$gen/b_dis.y4m
+
+# best whole-process time of S_REPS runs, for 2 and n frames: ms/frame = (t(n) - t(2)) / (n - 2)
+bench() {
+  local label=$1; shift
+  python3 - "$n" "${S_REPS:-2}" "$label" "$@" <<'PY'
+import os, subprocess, sys, time
+n, reps, label, cmd = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4:]
+best = {}
+for t in (2, n):
+    for _ in range(reps):
+        s = time.perf_counter()
+        subprocess.run(cmd + ["--frame_cnt", str(t)], check=True)
+        e = time.perf_counter() - s
+        best[t] = min(best.get(t, e), e)
+print(f"{label}: {(best[n] - best[2]) * 1000 / (n - 2):.3f} ms/frame ({n} frames, whole process {best[n]:.2f} s)")
+PY
+}
+common=(-r $r -d $d --threads $jobs -q -o /dev/null)
+{
+  bench "4K 10-bit vmaf_v1.0.16_1d5h_2160 cuda" $cli "${common[@]}" -m version=vmaf_v1.0.16_1d5h_2160 --backend cuda
+  bench "4K 10-bit floor: psnr (3 planes read and uploaded) cuda" $cli "${common[@]}" -n --feature psnr --backend cuda
+  bench "4K 10-bit floor: psnr cpu" $cli "${common[@]}" -n --feature psnr --backend cpu
+} 2>&1 | tee "$out/s_bench.txt"
+LOCKSTEP_CUDA_TIMING=1 $cli "${common[@]}" -m version=vmaf_v1.0.16_1d5h_2160 --backend cuda 2>&1 \
+  | grep timing | sed 's/^/4K v1: /' | tee "$out/s_profile.txt"
+LOCKSTEP_CUDA_TIMING=1 $cli "${common[@]}" -n --feature psnr --backend cuda 2>&1 \
+  | grep timing | sed 's/^/4K psnr: /' | tee -a "$out/s_profile.txt"
+if [ "${S_NCU:-1}" = 1 ] && command -v ncu >/dev/null; then
+  # every kernel of frames 0..5 on its own (ncu serialises them): the device time each costs
+  timeout 120 ncu --clock-control none --metrics gpu__time_duration.sum --csv \
+    $cli -r $r -d $d -q -o /dev/null -m version=vmaf_v1.0.16_1d5h_2160 --backend cuda --frame_cnt 6 \
+    > "$out/s_ncu.csv" 2> "$out/s_ncu.err"
+  echo "ncu exit $?"
+  python3 - "$out/s_ncu.csv" <<'PY' | tee "$out/s_ncu.txt"
+import csv, sys, collections
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+if not rows:
+    print("ncu: no rows"); sys.exit()
+head = rows[0]; k = head.index("Kernel Name"); v = head.index("Metric Value"); u = head.index("Metric Unit")
+tot = collections.defaultdict(float); cnt = collections.Counter()
+for r in rows[1:]:
+    try: x = float(r[v].replace(",", ""))
+    except ValueError: continue
+    x = x / 1000 if r[u] == "nsecond" else x if r[u] == "usecond" else x * 1000
+    tot[r[k]] += x; cnt[r[k]] += 1
+frames = 6
+s = 0.0
+for name, t in sorted(tot.items(), key=lambda e: -e[1]):
+    print(f"{name[:40]:40s} {cnt[name]:4d} launches {t / frames:9.1f} us/frame")
+    s += t
+print(f"{'all kernels':40s} {sum(cnt.values()):4d} launches {s / frames:9.1f} us/frame")
+PY
+fi
+rm -f $r $d
