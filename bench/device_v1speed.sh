@@ -4,7 +4,7 @@
 # vmaf_v1.0.16_1d5h_2160 on CUDA against the floor of the same pipeline (the psnr twin: the same
 # frames read and all three planes uploaded, next to no kernel time), the twins' stage times
 # (LOCKSTEP_CUDA_TIMING=1) and, where ncu works, every kernel's own duration.
-# usage: bench/device_v1speed.sh OUTDIR   (BUILD=bd; S_FRAMES=200 S_REPS=2 S_NCU=1 S_PARITY=1)
+# usage: bench/device_v1speed.sh OUTDIR   (BUILD=bd; S_FRAMES=200 (4K; 1080p twice), S_REPS=2, S_NCU=1, S_PARITY=1)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-/tmp/lockstep-device}
@@ -40,19 +40,21 @@ if [ "${S_PARITY:-1}" = 1 ]; then
 fi
 
 # n frames made of 20 generated ones repeated (as bench/device_vmaf.sh)
-w=3840; h=2160
-$b/tools/lockstep-gen -w $w -h $h -p 420 -b 10 -n 20 $gen/g_ref.y4m $gen/g_dis.y4m
-for pair in "g_ref.y4m b_ref.y4m" "g_dis.y4m b_dis.y4m"; do
-  set -- $pair
-  hdr=$(head -1 $gen/$1 | wc -c)
-  { cat $gen/$1; for i in $(seq 2 $((n / 20))); do tail -c +$((hdr + 1)) $gen/$1; done; } > $gen/$2
-done
-rm -f $gen/g_ref.y4m $gen/g_dis.y4m
+make_pair() {
+  local w=$1 h=$2 n=$3
+  $b/tools/lockstep-gen -w $w -h $h -p 420 -b 10 -n 20 $gen/g_ref.y4m $gen/g_dis.y4m
+  for pair in "g_ref.y4m b_ref.y4m" "g_dis.y4m b_dis.y4m"; do
+    set -- $pair
+    local hdr=$(head -1 $gen/$1 | wc -c)
+    { cat $gen/$1; for i in $(seq 2 $((n / 20))); do tail -c +$((hdr + 1)) $gen/$1; done; } > $gen/$2
+  done
+  rm -f $gen/g_ref.y4m $gen/g_dis.y4m
+}
 r=$gen/b_ref.y4m; d=$gen/b_dis.y4m
 
 # best whole-process time of S_REPS runs, for 2 and n frames: ms/frame = (t(n) - t(2)) / (n - 2)
 bench() {
-  local label=$1; shift
+  local label=$1 n=$2; shift 2
   python3 - "$n" "${S_REPS:-2}" "$label" "$@" <<'PY'
 import os, subprocess, sys, time
 n, reps, label, cmd = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4:]
@@ -67,22 +69,28 @@ print(f"{label}: {(best[n] - best[2]) * 1000 / (n - 2):.3f} ms/frame ({n} frames
 PY
 }
 common=(-r $r -d $d --threads $jobs -q -o /dev/null)
-{
-  bench "4K 10-bit vmaf_v1.0.16_1d5h_2160 cuda" $cli "${common[@]}" -m version=vmaf_v1.0.16_1d5h_2160 --backend cuda
-  bench "4K 10-bit floor: psnr (3 planes read and uploaded) cuda" $cli "${common[@]}" -n --feature psnr --backend cuda
-  bench "4K 10-bit floor: psnr cpu" $cli "${common[@]}" -n --feature psnr --backend cpu
-} 2>&1 | tee "$out/s_bench.txt"
-LOCKSTEP_CUDA_TIMING=1 $cli "${common[@]}" -m version=vmaf_v1.0.16_1d5h_2160 --backend cuda 2>&1 \
-  | grep timing | sed 's/^/4K v1: /' | tee "$out/s_profile.txt"
-LOCKSTEP_CUDA_TIMING=1 $cli "${common[@]}" -n --feature psnr --backend cuda 2>&1 \
-  | grep timing | sed 's/^/4K psnr: /' | tee -a "$out/s_profile.txt"
-if [ "${S_NCU:-1}" = 1 ] && command -v ncu >/dev/null; then
-  # every kernel of frames 0..5 on its own (ncu serialises them): the device time each costs
-  timeout 120 ncu --clock-control none --metrics gpu__time_duration.sum --csv \
-    $cli -r $r -d $d -q -o /dev/null -m version=vmaf_v1.0.16_1d5h_2160 --backend cuda --frame_cnt 6 \
-    > "$out/s_ncu.csv" 2> "$out/s_ncu.err"
-  echo "ncu exit $?"
-  python3 - "$out/s_ncu.csv" <<'PY' | tee "$out/s_ncu.txt"
+for spec in 3840x2160:vmaf_v1.0.16_1d5h_2160:$n 1920x1080:vmaf_v1.0.16_3d0h:$((2 * n)); do
+  IFS=: read -r size model m <<< "$spec"
+  make_pair ${size%x*} ${size#*x} $m
+  {
+    bench "$size 10-bit $model cuda" $m $cli "${common[@]}" -m version=$model --backend cuda
+    bench "$size 10-bit $model cpu" $((m / 4)) $cli "${common[@]}" -m version=$model --backend cpu
+    if [ $size = 3840x2160 ]; then
+      bench "$size 10-bit floor: psnr cuda (the same frames read, 3 planes uploaded)" $m $cli "${common[@]}" -n --feature psnr --backend cuda
+    fi
+  } 2>&1 | tee -a "$out/s_bench.txt"
+  LOCKSTEP_CUDA_TIMING=1 $cli "${common[@]}" -m version=$model --backend cuda 2>&1 \
+    | grep timing | sed "s/^/$size $model: /" | tee -a "$out/s_profile.txt"
+  [ $size = 3840x2160 ] || continue
+  LOCKSTEP_CUDA_TIMING=1 $cli "${common[@]}" -n --feature psnr --backend cuda 2>&1 \
+    | grep timing | sed "s/^/$size psnr: /" | tee -a "$out/s_profile.txt"
+  if [ "${S_NCU:-1}" = 1 ] && command -v ncu >/dev/null; then
+    # every kernel of the first frames on its own (ncu serialises them): the device time each costs
+    timeout ${S_NCU_TIMEOUT:-40} ncu --clock-control none --metrics gpu__time_duration.sum --csv \
+      $cli -r $r -d $d -q -o /dev/null -m version=$model --backend cuda --frame_cnt 4 \
+      > $gen/ncu.csv 2> $gen/ncu.err
+    echo "ncu exit $?: $(tail -2 $gen/ncu.err | tr '\n' ' ' | cut -c1-200)"
+    python3 - $gen/ncu.csv <<'PY' | tee "$out/s_ncu.txt"
 import csv, sys, collections
 rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
 if not rows:
@@ -94,12 +102,13 @@ for r in rows[1:]:
     except ValueError: continue
     x = x / 1000 if r[u] == "nsecond" else x if r[u] == "usecond" else x * 1000
     tot[r[k]] += x; cnt[r[k]] += 1
-frames = 6
+frames = 4
 s = 0.0
 for name, t in sorted(tot.items(), key=lambda e: -e[1]):
     print(f"{name[:40]:40s} {cnt[name]:4d} launches {t / frames:9.1f} us/frame")
     s += t
 print(f"{'all kernels':40s} {sum(cnt.values()):4d} launches {s / frames:9.1f} us/frame")
 PY
-fi
+  fi
+done
 rm -f $r $d
