@@ -1,10 +1,10 @@
 /* The SpEED twins' kernels (speed_chroma, speed_temporal): the anti-alias filter where the 16x
  * decimation keeps a sample, the local-mean removal, the 25x25 covariance (one thread per entry,
- * each a double chain over the positions in the CPU's row-major order), the eigenvalues (one
- * thread: ls_speed_eigenvalues itself), the explicit Householder QR solve (one thread per matrix
- * entry, each product entry the CPU's k-ascending chain) and the block variances. Every step is
- * a function of feature/speed.h or feature/float_vif.h; the entropies and the score, which call
- * glibc's log2, are the host's. */
+ * each a double chain over the positions in the CPU's row-major order), the eigenvalues (the
+ * tridiagonal reduction by one warp, entry by entry, then the QR iteration on one thread), the
+ * explicit Householder QR solve (one thread per matrix entry, each product entry the CPU's
+ * k-ascending chain) and the block variances. Every step is a function of feature/speed.h or
+ * feature/float_vif.h; the entropies and the score, which call glibc's log2, are the host's. */
 #include <stdint.h>
 
 #include "cuda/speed_cuda.h"
@@ -196,13 +196,49 @@ ls_speed_linalg(const __grid_constant__ LsSpeedStatsArgs a)
     const float(*Kg)[LS_SPEED_LD] = (const float(*)[LS_SPEED_LD])a.K[job];
     float *res = (float *)a.res + job * LS_SPEED_HEADER_FLOATS;
     if (blockIdx.y == 0) {
+        /* the eigenvalues: the reduction to tridiagonal form by one warp, lane a computing row
+         * a of each step's products and updates (the CPU's loops, entry by entry), then the
+         * implicit QR iteration on lane 0 */
+        if (t >= 32)
+            return;
+        const int n = LS_SPEED_NP;
+        for (int idx = t; idx < n * n; idx += 32)
+            Km[idx / n][idx % n] = Kg[idx / n][idx % n];
+        __syncwarp();
+        float *v = Zb[0][0], *x = Zb[0][1], *tau_s = Zb[0][2];
+        const bool row = t < n;
+        for (int i = 0; i < n - 2; i++) {
+            if (t == 0)
+                *tau_s = ls_speed_householder(Km, i, i + 1);
+            __syncwarp();
+            const float tau = *tau_s;
+            if (row && t > i)
+                v[t] = Km[t][i];
+            __syncwarp();
+            if (tau == 0.0f)
+                continue;
+            if (t == 0)
+                v[i + 1] = 1.0f;
+            __syncwarp();
+            const bool mine = row && t > i;
+            if (mine)
+                x[t] = ls_speed_tridiag_x(Km, v, tau, i, t);
+            __syncwarp();
+            const float alpha = ls_speed_tridiag_alpha(x, v, tau, i);
+            __syncwarp();
+            if (mine)
+                x[t] = x[t] + alpha * v[t];
+            __syncwarp();
+            if (mine)
+                for (int c = i + 1; c < n; c++)
+                    Km[t][c] = ls_speed_tridiag_entry(Km[t][c], x, v, t, c);
+            __syncwarp();
+        }
         if (t)
             return;
-        for (int r = 0; r < LS_SPEED_NP; r++)
-            for (int c = 0; c < LS_SPEED_NP; c++)
-                Km[r][c] = Kg[r][c];
-        float lambda[LS_SPEED_NP];
-        ls_speed_eigenvalues(Km, lambda);
+        float d[LS_SPEED_NP], e[LS_SPEED_NP - 1], lambda[LS_SPEED_NP];
+        ls_speed_tridiag_result(Km, d, e);
+        ls_speed_tridiagonal_eigenvalues(d, e, lambda);
         for (int i = 0; i < LS_SPEED_NP; i++)
             res[i] = lambda[i];
         return;
