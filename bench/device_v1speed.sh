@@ -4,7 +4,8 @@
 # vmaf_v1.0.16_1d5h_2160 on CUDA against the floor of the same pipeline (the psnr twin: the same
 # frames read and all three planes uploaded, next to no kernel time), the twins' stage times
 # (LOCKSTEP_CUDA_TIMING=1) and, where ncu works, every kernel's own duration.
-# usage: bench/device_v1speed.sh OUTDIR   (BUILD=bd; S_FRAMES=200 (4K; 1080p twice), S_REPS=2, S_NCU=1, S_PARITY=1)
+# usage: bench/device_v1speed.sh OUTDIR   (BUILD=bd; S_FRAMES=200 (4K; 1080p twice), S_REPS=2, S_NCU=1,
+#   S_PARITY=1, S_FLOOR=1)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-/tmp/lockstep-device}
@@ -19,24 +20,36 @@ jobs=$(nproc)
 n=${S_FRAMES:-200}
 
 if [ "${S_PARITY:-1}" = 1 ]; then
+  # the short form of `bench/device_vmaf.sh v1`: four v1 models (4K and 1080p, with and without
+  # speed_chroma's prescaling, the hfr motion window) on every fixture and on generated
+  # 1080p/4K 8/10-bit pairs, and speed_temporal plain and prescaled
   ctest --test-dir $b -R "fixtures_decompress" >/dev/null 2>&1
   t0=$SECONDS
+  models="vmaf_v1.0.16_3d0h vmaf_v1.0.16_1d5h_2160 vmaf_v1.0.16_3d0h_2160 vmaf_v1.0.16_hfr_5d0h"
+  one() {
+    local what=(-m version=$4)
+    case $4 in feature=*) what=(--feature "${4#feature=}") ;; esac
+    echo "$1 [$4]: $($cli -r $2 -d $3 "${what[@]}" --parity cuda -q --threads 2 2>&1 | tail -1)"
+  }
+  export -f one; export cli
   {
-    for spec in 3840x2160:10 1920x1080:8; do
-      IFS=: read -r size bits <<< "$spec"; w=${size%x*}; h=${size#*x}
-      $b/tools/lockstep-gen -w $w -h $h -p 420 -b $bits -n 4 $gen/q_ref.y4m $gen/q_dis.y4m
-      for m in vmaf_v1.0.16_1d5h_2160 vmaf_v1.0.16_3d0h_2160 vmaf_v1.0.16_5d0h; do
-        echo "gen_${size}_${bits}bit [$m]: $($cli -r $gen/q_ref.y4m -d $gen/q_dis.y4m -m version=$m --parity cuda -q --threads $jobs 2>&1 | tail -1)"
+    for f in $(ls $b/fixtures/*_ref.y4m | sort); do
+      id=$(basename $f _ref.y4m)
+      for m in vmaf_v1.0.16_3d0h vmaf_v1.0.16_3d0h_2160; do echo "$id $f $b/fixtures/${id}_dis.y4m $m"; done
+    done
+    for size in 1920x1080 3840x2160; do for bits in 8 10; do
+      q=$gen/q_${size}_$bits
+      $b/tools/lockstep-gen -w ${size%x*} -h ${size#*x} -p 420 -b $bits -n 4 ${q}_ref.y4m ${q}_dis.y4m
+      for m in $models feature=speed_temporal \
+               feature=speed_temporal=speed_prescale=0.5:speed_prescale_method=bilinear:speed_use_ref_diff=true; do
+        echo "gen_${size}_${bits}bit ${q}_ref.y4m ${q}_dis.y4m $m"
       done
-      echo "gen_${size}_${bits}bit [speed_temporal]: $($cli -r $gen/q_ref.y4m -d $gen/q_dis.y4m --feature speed_temporal --parity cuda -q --threads $jobs 2>&1 | tail -1)"
-    done
-    for id in p01 p03 p04 p05 p12; do
-      echo "$id [vmaf_v1.0.16_3d0h]: $($cli -r $b/fixtures/${id}_ref.y4m -d $b/fixtures/${id}_dis.y4m -m version=vmaf_v1.0.16_3d0h --parity cuda -q --threads $jobs 2>&1 | tail -1)"
-    done
-  } > "$out/s_parity.log" 2>&1
+    done; done
+  } | xargs -P 8 -L 1 bash -c 'one "$@"' _ > "$out/s_parity.log" 2>&1
+  sort -o "$out/s_parity.log" "$out/s_parity.log"
   rm -f $gen/q_*.y4m
-  echo "quick parity ($((SECONDS - t0)) s): $(grep -c "parity bit-identical" "$out/s_parity.log") of $(wc -l < "$out/s_parity.log") bit-identical"
-  grep -v "parity bit-identical" "$out/s_parity.log" | cut -c1-200 | head -8
+  echo "parity ($((SECONDS - t0)) s): $(grep -c "\]: " "$out/s_parity.log") runs, $(grep -c "parity bit-identical" "$out/s_parity.log") bit-identical, values compared in those: $(grep "parity bit-identical" "$out/s_parity.log" | awk '{s+=$(NF-4)} END {print s}')"
+  echo "not bit-identical (refusals listed):"; grep -v "parity bit-identical" "$out/s_parity.log" | cut -c1-160 | head -12
 fi
 
 # n frames made of 20 generated ones repeated (as bench/device_vmaf.sh)
@@ -75,13 +88,13 @@ for spec in 3840x2160:vmaf_v1.0.16_1d5h_2160:$n 1920x1080:vmaf_v1.0.16_3d0h:$((2
   {
     bench "$size 10-bit $model cuda" $m $cli "${common[@]}" -m version=$model --backend cuda
     bench "$size 10-bit $model cpu" $((m / 4)) $cli "${common[@]}" -m version=$model --backend cpu
-    if [ $size = 3840x2160 ]; then
+    if [ $size = 3840x2160 ] && [ "${S_FLOOR:-1}" = 1 ]; then
       bench "$size 10-bit floor: psnr cuda (the same frames read, 3 planes uploaded)" $m $cli "${common[@]}" -n --feature psnr --backend cuda
     fi
   } 2>&1 | tee -a "$out/s_bench.txt"
   LOCKSTEP_CUDA_TIMING=1 $cli "${common[@]}" -m version=$model --backend cuda 2>&1 \
     | grep timing | sed "s/^/$size $model: /" | tee -a "$out/s_profile.txt"
-  [ $size = 3840x2160 ] || continue
+  [ $size = 3840x2160 ] && [ "${S_FLOOR:-1}" = 1 ] || continue
   LOCKSTEP_CUDA_TIMING=1 $cli "${common[@]}" -n --feature psnr --backend cuda 2>&1 \
     | grep timing | sed "s/^/$size psnr: /" | tee -a "$out/s_profile.txt"
   if [ "${S_NCU:-1}" = 1 ] && command -v ncu >/dev/null; then
