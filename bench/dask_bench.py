@@ -266,8 +266,8 @@ class Catalogue:
             self.single[self.pairs[0][2]]
         n, f = len(self.ranges), self.frames
         c = self.costs
-        c.append("| %s: ms/frame, CLI %s | %.2f | %.2f |" % (
-            backend, " ".join(base[2:]), ms_frame, cpu_ms_frame))
+        c.append("| %s: ms/frame, CLI%s | %.2f | %.2f |" % (
+            backend, "".join(" " + a for a in base[2:]), ms_frame, cpu_ms_frame))
         c.append("| %s: whole CLI run of a pair, s | %.3f | %.3f |" % (backend, tn, cn))
         c.append("| %s: shard fixed cost, CLI process, ms/shard | %.1f | %.1f |" % (
             backend, (t_cli_shards * 1e3 - f * ms_frame) / n,
