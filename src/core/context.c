@@ -4,7 +4,8 @@
  * Scheduling: extractors without flags run on workers for any frame in any order; TEMPORAL ones
  * run on workers one call at a time in index order; SERIAL ones (GPU twins, which keep a device
  * stream) run in the calling thread in index order. Frame 0 runs entirely in the calling thread,
- * in registration order, so the order of output names does not depend on thread timing. */
+ * in registration order, and the twins write its scores before the next extractor runs (drain),
+ * so the order of output names depends neither on thread timing nor on the backend. */
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
