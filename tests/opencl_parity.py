@@ -8,13 +8,19 @@ tables set away from its default on a few fixtures (float_vif's vif_prescale and
 adm_p_norm other than 3 are left to the CPU by the twins, which the run logs). Where the CPU refuses
 an input (frames too small for the pyramids), the OpenCL run must refuse it with the same text.
 
+Then the report bytes (fps aside) of short runs and of merged shards of p02, against the CPU's
+(the twins collect a frame's scores frames later; the order of the names must still be the CPU's).
+
 usage: opencl_parity.py CLI FIXTURE_DIR [MAX_FRAMES]
+       opencl_parity.py --report-bytes BACKEND CLI FIXTURE_DIR   (only that check, e.g. on CUDA)
 Frames per fixture are capped at MAX_FRAMES (default 2; the option runs, on small fixtures, at
 twice that, for motion's five-frame window) to keep CI on PoCL short; `0` scores every frame. Exit 77 (skip) with the reason when no OpenCL platform or device answers."""
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 MODELS = ["version=vmaf_v0.6.1", "version=vmaf_v0.6.1neg", "version=vmaf_b_v0.6.3",
@@ -116,8 +122,67 @@ def main():
     print(f"{runs} parity runs on {len(ids)} fixtures ({max_frames or 'all'} frames at most): "
           f"{values} values compared, {failed} runs with differences or errors, {refusals} "
           f"refusals identical on both ({time.time() - start:.0f} s)")
+    if "p02" in ids:
+        failed += report_bytes(cli, fixtures, "p02")
     return 1 if failed else 0
 
 
+FPS = re.compile(r'"fps": [^,]*,')
+
+
+def report_bytes(cli, fixtures, fid, backend="opencl"):
+    """The twins collect a frame's scores frames later: the JSON report of runs shorter than the
+    frames in flight, and of shards (whose context frames run only the temporal twins) merged,
+    must still be the CPU's byte for byte but fps (the order of the names included). Returns the
+    number of reports that differ."""
+    pair = ["-r", os.path.join(fixtures, fid + "_ref.y4m"),
+            "-d", os.path.join(fixtures, fid + "_dis.y4m")]
+    scoring = ["-m", "version=vmaf_v0.6.1", "--feature", "psnr=enable_apsnr=true",
+               "--feature", "motion=motion_five_frame_window=true"]
+    report_format = ["--json", "--precision", "max"]
+    work = tempfile.mkdtemp(prefix="opencl_report_")
+
+    def report(backend, *args):
+        path = os.path.join(work, "r.json")
+        r = run([cli] + pair + scoring + report_format + ["--backend", backend, "-q", "-o", path]
+                + list(args))
+        if r.returncode:
+            return "exit %d: %s" % (r.returncode, r.stderr.strip()[-200:])
+        with open(path) as f:
+            return FPS.sub("", f.read())
+
+    def merged(backend):
+        shards = []
+        for a in range(0, 9, 3):
+            shards.append(os.path.join(work, "%s_%d.json" % (backend, a)))
+            r = run([cli] + pair + scoring + ["--backend", backend, "-q", "--frame_range",
+                                              "%d:%d" % (a, a + 3), "-o", shards[-1]])
+            if r.returncode:
+                return "exit %d: %s" % (r.returncode, r.stderr.strip()[-200:])
+        out = os.path.join(work, "merged.json")
+        r = run([cli, "merge", "-o", out] + report_format + shards)
+        if r.returncode:
+            return "merge exit %d: %s" % (r.returncode, r.stderr.strip()[-200:])
+        with open(out) as f:
+            return FPS.sub("", f.read())
+    differ = 0
+    cases = [("--frame_cnt %d" % n, lambda b, n=n: report(b, "--frame_cnt", str(n)))
+             for n in (1, 2, 3)]
+    cases.append(("shards 0:3 3:6 6:9 merged", merged))
+    for label, make in cases:
+        cpu, gpu = make("cpu"), make(backend)
+        if cpu != gpu or cpu.startswith("exit"):
+            differ += 1
+            print(f"FAIL {fid} report bytes, {label}: the {backend} report differs from the CPU's"
+                  if not cpu.startswith("exit") else f"FAIL {fid} {label}: {cpu}")
+    shutil.rmtree(work, ignore_errors=True)
+    print(f"report bytes (fps aside) of {len(cases)} short runs and merged shards of {fid} on "
+          f"{backend}: "
+          f"{len(cases) - differ} equal to the CPU's")
+    return differ
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--report-bytes"]:
+        sys.exit(1 if report_bytes(sys.argv[3], sys.argv[4], "p02", sys.argv[2]) else 0)
     sys.exit(main())

@@ -24,6 +24,9 @@ except ImportError as e:
     print("SKIP: %s has no %s (scripts/deps.sh installs python3-numpy and python3-pytest)"
           % (sys.executable, e.name))
     sys.exit(77)
+# absolute: the Dask tests' scheduler and workers run in folders of their own
+for key in ("library", "cli", "gen", "fixtures", "work", "package"):
+    setattr(o, key, os.path.abspath(getattr(o, key)))
 os.environ.update(LOCKSTEP_LIBRARY=o.library, LOCKSTEP_CLI=o.cli, LOCKSTEP_GEN=o.gen,
                   LOCKSTEP_FIXTURES=o.fixtures, LOCKSTEP_WORK=o.work)
 os.environ["PYTHONPATH"] = o.package + os.pathsep + os.environ.get("PYTHONPATH", "")

@@ -2,9 +2,12 @@
 127.0.0.1. A catalogue of fixtures and generated pairs, most cut into four or more shards, gives
 for every pair the report one CLI run writes, byte for byte but fps; the same through the command
 line entry point; and with one worker killed in the middle of the run, the run completes with the
-same reports and leaves no partial report or shard anywhere."""
+same reports and leaves no partial report or shard anywhere; and GPU workers (--resources GPU=1)
+take every shard of a GPU backend, with the single CPU run's reports (CUDA on a GPU machine,
+OpenCL where the build runs it, PoCL on CI)."""
 import csv
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -16,17 +19,20 @@ import pytest
 distributed = pytest.importorskip("distributed")
 
 import lockstep.dask  # noqa: E402
-from conftest import NOTES, WORK, cli_report, fixture, generated, no_fps, read  # noqa: E402
+from conftest import CLI, NOTES, WORK, cli_report, fixture, generated, no_fps, read  # noqa: E402
 
 PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCORING = ["--feature", "psnr=enable_apsnr=true", "--feature",
            "motion=motion_five_frame_window=true"]
+# what the GPU workers' shards score: features every GPU backend has twins of
+GPU_SCORING = ["-m", "version=vmaf_v0.6.1", "--feature", "psnr=enable_apsnr=true"]
 
 
 class Cluster:
-    """A scheduler and n workers (one thread each, no nanny: a killed worker stays dead)."""
+    """A scheduler and n workers (one thread each, no nanny: a killed worker stays dead), then
+    gpu_workers more that declare the resource GPU=1."""
 
-    def __init__(self, name, n_workers=2):
+    def __init__(self, name, n_workers=2, gpu_workers=0):
         self.dir = os.path.join(WORK, name)
         os.makedirs(self.dir, exist_ok=True)
         self.file = os.path.join(self.dir, "scheduler.json")
@@ -41,11 +47,13 @@ class Cluster:
         deadline = time.time() + 60
         while not os.path.exists(self.file) and time.time() < deadline:
             time.sleep(0.1)
-        self.workers = [self.spawn(["worker", "--scheduler-file", self.file, "--nthreads", "1",
-                                    "--no-nanny", "--no-dashboard", "--host", "127.0.0.1",
-                                    "--name", "w%d" % i]) for i in range(n_workers)]
+        worker = ["worker", "--scheduler-file", self.file, "--nthreads", "1", "--no-nanny",
+                  "--no-dashboard", "--host", "127.0.0.1", "--name"]
+        self.workers = [self.spawn(worker + ["w%d" % i]) for i in range(n_workers)]
+        self.workers += [self.spawn(worker + ["gpu%d" % i, "--resources", "GPU=1"])
+                         for i in range(gpu_workers)]
         self.client = distributed.Client(scheduler_file=self.file, timeout=60)
-        self.client.wait_for_workers(n_workers, timeout=60)
+        self.client.wait_for_workers(n_workers + gpu_workers, timeout=60)
 
     def spawn(self, args):
         p = subprocess.Popen([sys.executable, "-m", "dask"] + args, env=self.env,
@@ -227,5 +235,57 @@ def test_worker_killed_mid_run(pairs, expected):
         NOTES.append("dask, a worker killed mid-run: %d pairs, %d shards, %d report bytes equal "
                      "to the single runs', nothing partial left" % (n_pairs, n_shards, n_bytes))
         assert len(cluster.client.scheduler_info()["workers"]) == 1
+    finally:
+        cluster.close()
+
+
+def gpu_backend():
+    """The backend of the GPU workers' shards: LOCKSTEP_DASK_GPU_BACKEND (cuda on a GPU machine,
+    bench/device_dask.sh), else OpenCL where this build and machine run it (PoCL on CI), else
+    None."""
+    name = os.environ.get("LOCKSTEP_DASK_GPU_BACKEND")
+    if name:
+        return name
+    ref, dist = fixture("p02")
+    p = subprocess.run(["lockstep", "-r", ref, "-d", dist, "--backend", "opencl", "--frame_cnt",
+                        "1", "-q", "-o", os.devnull], executable=CLI, capture_output=True)
+    return "opencl" if p.returncode == 0 else None
+
+
+def test_gpu_workers():
+    """Shards of a GPU backend ask for the resource GPU=1: beside a plain worker, the worker
+    started with --resources GPU=1 scores every shard, and every report is the single CPU run's,
+    byte for byte but fps."""
+    backend = gpu_backend()
+    if backend is None:
+        pytest.skip("no GPU backend runs here (LOCKSTEP_DASK_GPU_BACKEND=cuda on a GPU machine)")
+    group = [(name,) + fixture(name) + (shard,)
+             for name, shard in [("p01", 12), ("p02", 3), ("p03", 2), ("p04", 3), ("p05", 2)]]
+    expected = {name: cli_report((ref, dist), GPU_SCORING, "dask_gpu_single_%s.json" % name)
+                for name, ref, dist, _ in group}
+    cluster = Cluster("dask_cluster_gpu", n_workers=1, gpu_workers=1)
+    try:
+        out = os.path.join(WORK, "dask_reports_gpu")
+        shutil.rmtree(out, ignore_errors=True)
+        workers = cluster.client.scheduler_info()["workers"]
+        gpu = {a for a, w in workers.items() if w.get("resources", {}).get("GPU")}
+        assert len(gpu) == 1 and len(workers) == 2
+        reports = {}
+        with distributed.get_task_stream(cluster.client) as stream:
+            for shard in sorted({p[3] for p in group}):
+                for r in lockstep.dask.run(cluster.client, [(ref, dist, name) for name, ref, dist,
+                                                            s in group if s == shard],
+                                           args=GPU_SCORING, shard_frames=shard, output_dir=out,
+                                           precision="max", backend=backend):
+                    reports[r.name] = r
+        n_pairs, n_shards, n_bytes = check_reports([reports[p[0]] for p in group], group,
+                                                   expected, out)
+        ran = {}
+        for task in stream.data:
+            ran.setdefault(str(task["key"]).split("-")[0], []).append(task["worker"])
+        assert len(ran["shard_task"]) == n_shards and set(ran["shard_task"]) == gpu, ran
+        NOTES.append("dask, GPU workers (--backend %s): %d pairs, %d shards all on the GPU=1 "
+                     "worker, %d report bytes equal to the single CPU runs'"
+                     % (backend, n_pairs, n_shards, n_bytes))
     finally:
         cluster.close()

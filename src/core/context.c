@@ -4,7 +4,8 @@
  * Scheduling: extractors without flags run on workers for any frame in any order; TEMPORAL ones
  * run on workers one call at a time in index order; SERIAL ones (GPU twins, which keep a device
  * stream) run in the calling thread in index order. Frame 0 runs entirely in the calling thread,
- * in registration order, so the order of output names does not depend on thread timing. */
+ * in registration order, and the twins write its scores before the next extractor runs (drain),
+ * so the order of output names depends neither on thread timing nor on the backend. */
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -113,12 +114,9 @@ void ls_fex_feature_name(const LsFex *fex, char *out, size_t out_len, const char
 /* Where extractors write: the shard's view, else the collector. */
 static LsCollector *extractor_collector(VmafContext *ctx) { return ctx->view ? ctx->view : ctx->fc; }
 
-/* index: the video's frame number; the extractors count from the first frame they are given. */
-static int run_extract(VmafContext *ctx, Slot *s, const VmafPicture *ref, const VmafPicture *dist,
-                       unsigned index)
+/* Records an extractor's failure at a frame as the run's error; returns err. */
+static int extractor_failed(VmafContext *ctx, const Slot *s, int err, unsigned index)
 {
-    const unsigned stream_index = index - (ctx->sharded ? ctx->read_first : 0);
-    const int err = s->fex.ex->extract(&s->fex, ref, dist, stream_index, extractor_collector(ctx));
     if (err) {
         char msg[1024];
         const char *why = lockstep_last_error();
@@ -129,6 +127,21 @@ static int run_extract(VmafContext *ctx, Slot *s, const VmafPicture *ref, const 
         pthread_mutex_unlock(&ctx->lock);
     }
     return err;
+}
+
+/* index: the video's frame number; the extractors count from the first frame they are given. */
+static int run_extract(VmafContext *ctx, Slot *s, const VmafPicture *ref, const VmafPicture *dist,
+                       unsigned index)
+{
+    const unsigned stream_index = index - (ctx->sharded ? ctx->read_first : 0);
+    return extractor_failed(ctx, s, s->fex.ex->extract(&s->fex, ref, dist, stream_index,
+                                                       extractor_collector(ctx)), index);
+}
+
+/* A GPU twin's scores of the frames it has in flight, written now (LsExtractor.drain). */
+static int run_drain(VmafContext *ctx, Slot *s, unsigned index)
+{
+    return extractor_failed(ctx, s, s->fex.ex->drain(&s->fex, extractor_collector(ctx)), index);
 }
 
 /* ---- workers ---- */
@@ -756,18 +769,22 @@ int vmaf_read_pictures(VmafContext *ctx, VmafPicture *ref, VmafPicture *dist, un
         return -EINVAL;
     }
     /* the first frame reported runs in the calling thread, in registration order, like frame 0
-     * of a whole run, so the order of output names does not depend on thread timing */
-    const int sync = !ctx->n_thread || ctx->pic_cnt == 0 ||
-                     (ctx->sharded && index == ctx->range_first);
+     * of a whole run, so the order of output names does not depend on thread timing; the GPU
+     * twins write its scores at once (drain), not frames later */
+    const int first = ctx->pic_cnt == 0 || (ctx->sharded && index == ctx->range_first);
+    const int sync = !ctx->n_thread || first;
     FrameJobs *frame = NULL;
     for (unsigned i = 0; i < ctx->n_slot && !err; i++) {
         Slot *s = ctx->slot[i];
         if (!runs_on(ctx, s, index))
             continue;
-        if (sync || (s->fex.ex->flags & LS_FEX_SERIAL))
+        if (sync || (s->fex.ex->flags & LS_FEX_SERIAL)) {
             err = run_extract(ctx, s, ref, dist, index) ? finish_error(ctx) : 0;
-        else
+            if (!err && first && s->fex.ex->drain)
+                err = run_drain(ctx, s, index) ? finish_error(ctx) : 0;
+        } else {
             err = submit(ctx, &frame, s, ref, dist, index);
+        }
     }
     release_frame(ctx, frame);
     if (err)

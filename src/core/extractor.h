@@ -39,6 +39,13 @@ typedef struct LsExtractor {
     int (*extract)(LsFex *fex, const VmafPicture *ref, const VmafPicture *dist, unsigned index,
                    LsCollector *fc);
     int (*flush)(LsFex *fex, LsCollector *fc);     /* optional: end of stream */
+    /* Optional (GPU twins, which collect a frame's scores a few frames later): writes the scores
+     * of every frame still in flight now. The context calls it after the first frame a run
+     * reports, so that frame's names go into the collector in registration order, as the CPU
+     * extractors write them; the report's order of names is then the CPU's also for runs and
+     * shards shorter than the frames in flight, or whose context frames run only the temporal
+     * twins. */
+    int (*drain)(LsFex *fex, LsCollector *fc);
     void (*close)(LsFex *fex);                     /* optional */
     /* Optional: clip-level aggregates (ls_collector_set_aggregate) computed from the collector's
      * sums (ls_collector_sum) alone, after every flush. Merging shards calls it on an instance

@@ -586,7 +586,7 @@ int ls_cuda_twin_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *
     return err ? err : pop_err;
 }
 
-int ls_cuda_twin_flush(LsFex *fex, LsCollector *fc)
+int ls_cuda_twin_drain(LsFex *fex, LsCollector *fc)
 {
     LsCudaTwin *t = twin_of(fex);
     int err = ls_cuda_push(&t->dev);
@@ -595,8 +595,13 @@ int ls_cuda_twin_flush(LsFex *fex, LsCollector *fc)
     for (unsigned k = 0; k < LS_CUDA_SLOTS && !err; k++)
         err = collect_until_free(fex, t, k, fc);
     const int pop_err = ls_cuda_pop(&t->dev);
-    if (!err)
-        err = pop_err;
+    return err ? err : pop_err;
+}
+
+int ls_cuda_twin_flush(LsFex *fex, LsCollector *fc)
+{
+    LsCudaTwin *t = twin_of(fex);
+    int err = ls_cuda_twin_drain(fex, fc);
     if (!err && t->desc->finish)
         err = t->desc->finish(fex, fc);
     return err;

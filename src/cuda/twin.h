@@ -126,6 +126,7 @@ int ls_cuda_twin_after_previous(LsCudaTwin *t, const LsCudaFrame *f);
  * as the CPU's option table requires). */
 int ls_cuda_twin_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *dist,
                          unsigned index, LsCollector *fc);
+int ls_cuda_twin_drain(LsFex *fex, LsCollector *fc);
 int ls_cuda_twin_flush(LsFex *fex, LsCollector *fc);
 void ls_cuda_twin_close(LsFex *fex);
 int ls_cuda_twin_use_host_memory(LsFex *fex, void *ptr, size_t size);
@@ -133,7 +134,7 @@ int ls_cuda_twin_use_host_memory(LsFex *fex, void *ptr, size_t size);
 /* Fills the backend fields and callbacks of a twin's LsExtractor (init is the twin's own). */
 #define LS_CUDA_TWIN_EXTRACTOR(desc)                                                               \
     .backend = LOCKSTEP_BACKEND_CUDA, .backend_desc = &(desc), .extract = ls_cuda_twin_extract,   \
-    .flush = ls_cuda_twin_flush, .close = ls_cuda_twin_close, .frames_held = LS_CUDA_SLOTS,       \
-    .use_host_memory = ls_cuda_twin_use_host_memory
+    .drain = ls_cuda_twin_drain, .flush = ls_cuda_twin_flush, .close = ls_cuda_twin_close,        \
+    .frames_held = LS_CUDA_SLOTS, .use_host_memory = ls_cuda_twin_use_host_memory
 
 #endif

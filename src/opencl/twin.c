@@ -652,12 +652,19 @@ fail:
     return ret;
 }
 
-int ls_cl_twin_flush(LsFex *fex, LsCollector *fc)
+int ls_cl_twin_drain(LsFex *fex, LsCollector *fc)
 {
     LsClTwin *t = twin_of(fex);
     int err = 0;
     for (unsigned k = 0; k < LS_CL_SLOTS && !err; k++)
         err = collect_until_free(fex, t, k, fc);
+    return err;
+}
+
+int ls_cl_twin_flush(LsFex *fex, LsCollector *fc)
+{
+    LsClTwin *t = twin_of(fex);
+    int err = ls_cl_twin_drain(fex, fc);
     if (!err && t->desc->finish)
         err = t->desc->finish(fex, fc);
     return err;

@@ -146,12 +146,14 @@ int ls_cl_twin_after_previous(LsClTwin *t, const LsClFrame *f);
  * CPU's option table requires). */
 int ls_cl_twin_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *dist,
                        unsigned index, LsCollector *fc);
+int ls_cl_twin_drain(LsFex *fex, LsCollector *fc);
 int ls_cl_twin_flush(LsFex *fex, LsCollector *fc);
 void ls_cl_twin_close(LsFex *fex);
 
 /* Fills the backend fields and callbacks of a twin's LsExtractor (init is the twin's own). */
 #define LS_CL_TWIN_EXTRACTOR(desc)                                                                \
     .backend = LOCKSTEP_BACKEND_OPENCL, .backend_desc = &(desc), .extract = ls_cl_twin_extract,   \
-    .flush = ls_cl_twin_flush, .close = ls_cl_twin_close, .frames_held = LS_CL_SLOTS
+    .drain = ls_cl_twin_drain, .flush = ls_cl_twin_flush, .close = ls_cl_twin_close,            \
+    .frames_held = LS_CL_SLOTS
 
 #endif
