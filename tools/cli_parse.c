@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,13 +76,25 @@ static const char usage_text[] =
 
 static const char *argv0 = "lockstep";
 
+/* Parsing ends early (a usage error, --help) by jumping back into cli_parse with the exit status,
+ * rather than by exit(): the parser then runs in-process many times over (the fuzzer). Nothing
+ * is allocated while parsing, so the jump leaks nothing. */
+static jmp_buf parse_done;
+static int parse_status;
+
+static _Noreturn void finish(int status)
+{
+    parse_status = status;
+    longjmp(parse_done, 1);
+}
+
 /* One line naming the problem; the full usage is one --help away. */
 static void usage_error(const char *fmt, const char *arg)
 {
     fprintf(stderr, "%s: ", argv0);
     fprintf(stderr, fmt, arg);
     fprintf(stderr, " (see --help)\n");
-    exit(1);
+    finish(1);
 }
 
 static unsigned parse_unsigned(const char *arg, const char *what)
@@ -163,7 +176,7 @@ static void parse_feature(CliSettings *s, const char *arg)
     if (split_feature(arg, f->name, sizeof(f->name), NULL, bad, sizeof(bad))) {
         fprintf(stderr, "%s: Problem parsing feature \"%s\", bad option string \"%s\": expected "
                         "NAME=option=value[:option=value...] (see --help)\n", argv0, f->name, bad);
-        exit(1);
+        finish(1);
     }
     if (!f->name[0])
         usage_error("Problem parsing feature \"%s\": empty extractor name.", arg);
@@ -174,7 +187,7 @@ static void model_error(const char *arg, const char *why, const char *item)
 {
     fprintf(stderr, "%s: Problem parsing model \"%s\": %s%s%s (see --help)\n", argv0, arg, why,
             item ? " " : "", item ? item : "");
-    exit(1);
+    finish(1);
 }
 
 static void parse_model(CliSettings *s, const char *arg)
@@ -298,7 +311,7 @@ static void parse_precision(CliSettings *s, const char *arg)
         fprintf(stderr,
                 "%s: --precision must be an integer 1..17, or one of: max, full, legacy (got: %s)\n",
                 argv0, arg);
-        exit(1);
+        finish(1);
     }
 }
 
@@ -343,8 +356,10 @@ static const struct option long_opts[] = {
     { NULL, 0, NULL, 0 },
 };
 
-void cli_parse(int argc, char **argv, CliSettings *s)
+int cli_parse(int argc, char **argv, CliSettings *s)
 {
+    if (setjmp(parse_done))
+        return parse_status;
     memset(s, 0, sizeof(*s));
     argv0 = argv[0];
     s->fmt = VMAF_OUTPUT_FORMAT_XML;
@@ -375,7 +390,7 @@ void cli_parse(int argc, char **argv, CliSettings *s)
         case 'o': s->output_path = optarg; break;
         case 'n': s->no_prediction = true; break;
         case 'q': s->quiet = true; break;
-        case 'v': fprintf(stderr, "%s\n", vmaf_version()); exit(0);
+        case 'v': fprintf(stderr, "%s\n", vmaf_version()); finish(0);
         case 'c': s->cpumask = parse_unsigned(optarg, "--cpumask"); break;
         case OPT_FEATURE: parse_feature(s, optarg); break;
         case OPT_XML: s->fmt = VMAF_OUTPUT_FORMAT_XML; break;
@@ -405,13 +420,13 @@ void cli_parse(int argc, char **argv, CliSettings *s)
             break;
         case OPT_AOM_CTC: apply_preset(s, "aom_ctc", optarg); break;
         case OPT_NFLX_CTC: apply_preset(s, "nflx_ctc", optarg); break;
-        case OPT_HELP: printf(usage_text, argv0); exit(0);
+        case OPT_HELP: printf(usage_text, argv0); finish(0);
         case OPT_LIST: {
             enum LockstepBackend b;
             const char *name;
             for (unsigned i = 0; (name = lockstep_extractor_name(i, &b)); i++)
                 printf("%s %s\n", name, lockstep_backend_name(b));
-            exit(0);
+            finish(0);
         }
         case ':': usage_error("Option %s needs a value", argv[optind - 1]); break;
         default: usage_error("Unknown option: %s", argv[optind - 1]); break;
@@ -443,5 +458,6 @@ void cli_parse(int argc, char **argv, CliSettings *s)
     if (!s->n_features && !s->n_models)
         usage_error("%s", "Nothing to compute with -n/--no_prediction: add --feature NAME (e.g. "
                           "--feature psnr) or a model (-m)");
+    return CLI_PARSE_RUN;
 }
 

@@ -48,8 +48,10 @@ typedef struct CliSettings {
     bool common_bitdepth;              /* --aom_ctc v6.0+: the lower-depth input is shifted up */
 } CliSettings;
 
-/* Exits with status 1 and a message on usage errors; --help and --version exit 0. */
-void cli_parse(int argc, char **argv, CliSettings *s);
+/* CLI_PARSE_RUN when s holds a run to do; otherwise the status the program exits with: 1 after a
+ * usage error (its message printed), 0 after --help, --version or --list-extractors. */
+#define CLI_PARSE_RUN (-1)
+int cli_parse(int argc, char **argv, CliSettings *s);
 /* A fresh option dictionary for the feature (vmaf_use_feature consumes it). */
 int cli_feature_options(const CliFeature *f, VmafFeatureDictionary **dict);
 

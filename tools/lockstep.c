@@ -7,8 +7,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_models.h"
 #include "cli_parse.h"
 #include "frame_reader.h"
+#include "report_file.h"
 #include "input/input.h"
 #include "lockstep/lockstep.h"
 
@@ -50,60 +52,6 @@ static bool extractor_known(const char *name)
         if (b == LOCKSTEP_BACKEND_CPU && !strcmp(n, name))
             return true;
     return false;
-}
-
-/* A --model as loaded: a single model, or a collection and its primary model. */
-typedef struct CliLoadedModel {
-    VmafModel *model;
-    VmafModelCollection *collection;
-    const char *label;                 /* version= if given, else path= (as the vmaf tool) */
-} CliLoadedModel;
-
-/* Loads each model (as a single model, else as a collection) and applies its overloads. */
-static int load_models(const CliSettings *s, CliLoadedModel *lm)
-{
-    for (unsigned i = 0; i < s->n_models; i++) {
-        const CliModel *cm = &s->model[i];
-        VmafModelConfig cfg = { .name = cm->name, .flags = cm->flags };
-        lm[i].label = cm->version ? cm->version : cm->path;
-        int err = cm->version ? vmaf_model_load(&lm[i].model, &cfg, cm->version)
-                              : vmaf_model_load_from_path(&lm[i].model, &cfg, cm->path);
-        if (err) {
-            /* the collection loader also says what is wrong with a file that is no collection */
-            err = cm->version ? vmaf_model_collection_load(&lm[i].model, &lm[i].collection, &cfg,
-                                                           cm->version)
-                              : vmaf_model_collection_load_from_path(&lm[i].model,
-                                                                     &lm[i].collection, &cfg,
-                                                                     cm->path);
-            if (err) {
-                fprintf(stderr, "problem loading model: %s\n", lockstep_last_error());
-                return -1;
-            }
-        }
-        for (unsigned k = 0; k < cm->n_overloads; k++) {
-            VmafFeatureDictionary *d = NULL;
-            err = vmaf_feature_dictionary_set(&d, cm->overload[k].option, cm->overload[k].value);
-            if (!err)
-                err = lm[i].collection
-                          ? vmaf_model_collection_feature_overload(lm[i].model, &lm[i].collection,
-                                                                   cm->overload[k].extractor, d)
-                          : vmaf_model_feature_overload(lm[i].model, cm->overload[k].extractor, d);
-            if (err) {
-                fprintf(stderr, "problem overloading feature extractors from model: %s\n",
-                        lockstep_last_error());
-                return -1;
-            }
-        }
-    }
-    return 0;
-}
-
-static void free_models(CliLoadedModel *lm, unsigned n)
-{
-    for (unsigned i = 0; i < n; i++) {
-        vmaf_model_collection_destroy(lm[i].collection);
-        vmaf_model_destroy(lm[i].model);
-    }
 }
 
 static VmafContext *make_context(const CliSettings *s, const CliLoadedModel *lm,
@@ -278,7 +226,12 @@ static void progress(unsigned count, struct timespec t0)
 int main(int argc, char **argv)
 {
     CliSettings s;
-    cli_parse(argc, argv, &s);
+    const int parsed = cli_parse(argc, argv, &s);
+    if (parsed != CLI_PARSE_RUN)
+        return parsed;
+    const char *report_path;
+    if (report_file_begin(s.output_path, &report_path))
+        return EXIT_RUNTIME;
     const int tty = isatty(2) && !s.quiet;
     int ret = EXIT_RUNTIME;
     char err[512];
@@ -379,12 +332,19 @@ int main(int argc, char **argv)
     if (s.no_prediction && !s.output_path && !twin)
         print_feature_means(ctx, &s, n);
     if (s.output_path &&
-        vmaf_write_output_with_format(ctx, s.output_path, s.fmt, s.score_format)) {
-        fprintf(stderr, "%s\n", lockstep_last_error());
+        vmaf_write_output_with_format(ctx, report_path, s.fmt, s.score_format)) {
+        /* the library's message names the file it wrote, the temporary: the reason alone (its
+         * text after the last ": ", a strerror text) with the path the user gave */
+        const char *why = strrchr(lockstep_last_error(), ':');
+        fprintf(stderr, "cannot write the report to %s: %s\n", s.output_path,
+                why ? why + 2 : lockstep_last_error());
         goto out;
     }
+    if (report_file_commit())
+        goto out;
     ret = twin ? report_parity(ctx, twin, n, lockstep_backend_name(s.parity_backend)) : 0;
 out:
+    report_file_abandon();
     frame_reader_close(reader);
     vmaf_close(twin);
     vmaf_close(ctx);
