@@ -61,7 +61,10 @@ static int psnr_opencl_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, 
     if ((ret = ls_opencl_open(&p->dev, fex->gpu_index, err, sizeof(err))) < 0)
         goto fail;
     const LsClFns *cl = p->dev.cl;
-    if ((ret = ls_opencl_build(&p->dev, &ls_cl_source_psnr, &p->prog, err, sizeof(err))) < 0 ||
+    const size_t rows_bytes = (p->n_rows ? p->n_rows : 1) * sizeof(cl_ulong);
+    const size_t buffers[] = { bytes ? bytes : 1, bytes ? bytes : 1, rows_bytes };
+    if ((ret = ls_opencl_check_memory(&p->dev, buffers, 3, w, h, err, sizeof(err))) < 0 ||
+        (ret = ls_opencl_build(&p->dev, &ls_cl_source_psnr, &p->prog, err, sizeof(err))) < 0 ||
         (ret = ls_opencl_kernel(&p->dev, p->prog, "ls_psnr_row_sse", 1, &p->row_sse, err,
                                 sizeof(err))) < 0)
         goto fail;
@@ -69,8 +72,7 @@ static int psnr_opencl_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, 
     LS_CL_TRY(err, sizeof(err), "clCreateBuffer", rc);
     p->dis = cl->clCreateBuffer(p->dev.ctx, CL_MEM_READ_ONLY, bytes ? bytes : 1, NULL, &rc);
     LS_CL_TRY(err, sizeof(err), "clCreateBuffer", rc);
-    p->rows = cl->clCreateBuffer(p->dev.ctx, CL_MEM_WRITE_ONLY,
-                                 (p->n_rows ? p->n_rows : 1) * sizeof(cl_ulong), NULL, &rc);
+    p->rows = cl->clCreateBuffer(p->dev.ctx, CL_MEM_WRITE_ONLY, rows_bytes, NULL, &rc);
     LS_CL_TRY(err, sizeof(err), "clCreateBuffer", rc);
     p->rows_host = malloc((p->n_rows ? p->n_rows : 1) * sizeof(cl_ulong));
     if (!p->rows_host) {

@@ -65,6 +65,10 @@ static int psnr_hvs_opencl_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned b
     if ((ret = ls_opencl_open(&p->dev, fex->gpu_index, err, sizeof(err))) < 0)
         goto fail;
     const LsClFns *cl = p->dev.cl;
+    /* the ordered sum's scratch is a few bytes per 1024 terms: the frame and the terms decide */
+    const size_t buffers[] = { bytes, bytes, n_terms * sizeof(cl_float) };
+    if ((ret = ls_opencl_check_memory(&p->dev, buffers, 3, w, h, err, sizeof(err))) < 0)
+        goto fail;
     if ((ret = ls_opencl_build(&p->dev, &ls_cl_source_psnr_hvs, &p->prog, err, sizeof(err))) < 0) {
         /* without a correctly rounded division the kernel needs psnr_hvs_block.h to route its
          * divisions through LS_FDIV; until then such a device leaves psnr_hvs to the CPU */
