@@ -4,6 +4,10 @@
 #          generated 1080p/4K pairs at 8/10/12 bit in 4:2:0, 4:2:2, 4:4:4, compute-sanitizer
 #   bench  VMAF v0.6.1 ms/frame, CPU (all cores) and CUDA, and where the CUDA time goes
 #   all    both
+#   faults tests/gpu_faults.py on CUDA (and OpenCL when built): the Nth allocation, copy, launch or
+#          synchronisation failing (LOCKSTEP_FAULT_INJECT), a frame too large for the device
+#   soak   bench/soak.py: FRAMES (100000) frames at 576x324, VMAF + psnr_hvs from pipes, on each of
+#          SOAK_BACKENDS ("cuda cpu"): RSS and descriptors over the run, scores against slices
 # usage: bench/device_vmaf.sh MODE OUTDIR   (fixtures in .dev/shared, cJSON in .dev/cjson)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -69,6 +73,30 @@ if [ "$mode" = check ] || [ "$mode" = all ]; then
         --feature float_motion --backend cuda -q --frame_cnt 3 -o /dev/null 2>&1 | tail -1 | sed "s/^/$tool: /" | tee -a "$out/sanitizer.txt"
     done
   fi
+fi
+
+if [ "$mode" = faults ]; then
+  ctest --test-dir $b -R "fixtures_decompress" >/dev/null 2>&1
+  for backend in cuda opencl; do
+    [ $backend = opencl ] && ! $cli --list-extractors | grep -q " opencl$" && continue
+    log="$out/gpu_faults_$backend.log"
+    timeout 500 python3 tests/gpu_faults.py --cli $cli --fixtures $b/fixtures --work $b/gpu_faults \
+      --backend $backend > "$log" 2>&1
+    echo "gpu_faults $backend exit $?: $(tail -1 "$log")"
+    grep -v "^ok" "$log" | head -20
+    for cls in alloc copy launch sync; do
+      echo "$cls: $(grep -c "^ok   $backend: $cls:[0-9]* fails cleanly" "$log") faults injected, e.g. $(grep -m1 "^ok   $backend: $cls:[0-9]* fails cleanly" "$log" | sed 's/.*exit 255, //')"
+    done
+    grep -E "refused|--threads 2: launch:[0-9]+ is past" "$log" | cut -c1-300
+  done
+fi
+
+if [ "$mode" = soak ]; then
+  ctest --test-dir $b -R "fixtures_decompress" >/dev/null 2>&1
+  for backend in ${SOAK_BACKENDS:-cuda cpu}; do
+    python3 bench/soak.py --cli $cli --fixtures $b/fixtures --frames ${FRAMES:-100000} \
+      --backend $backend --threads $jobs --work $b/soak-$backend 2>&1 | tee "$out/soak_$backend.txt"
+  done
 fi
 
 # n frames made of 20 generated ones repeated (generating every frame would cost minutes here)
