@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what lockstep builds and tests with, from Debian's packages (uses sudo when not root).
 set -euo pipefail
-# pkg-config and dpkg-dev: the install test and the FFmpeg test (apt-get source unpacks with dpkg-source)
-pkgs="build-essential cmake ninja-build python3 xz-utils libcjson-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd pkg-config dpkg-dev"
+# pkg-config and dpkg-dev: the install test and the FFmpeg test (apt-get source unpacks with dpkg-source);
+# clang and libclang-rt-dev: the libFuzzer targets (scripts/fuzz.sh)
+pkgs="build-essential clang libclang-rt-dev cmake ninja-build python3 xz-utils libcjson-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd pkg-config dpkg-dev"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
