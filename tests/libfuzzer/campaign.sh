@@ -22,7 +22,9 @@ run_one() {
   [ -d "$here/regress/$t" ] && seeds="$seeds $here/regress/$t"
   mkdir -p "$work/$t"
   # the shell's `times` would count every lane; /usr/bin/time-like figures from /proc instead
-  nice -n 19 "$build/tests/fuzz_$t" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
+  # -timeout is wall time: at nice 19 on a loaded machine an input of half a CPU second can take
+  # tens of seconds, so a hang here is FUZZ_TIMEOUT (120) seconds; CI's runs keep 20
+  nice -n 19 "$build/tests/fuzz_$t" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-120}" -rss_limit_mb=2048 \
        $dict -close_fd_mask=3 -print_final_stats=1 -artifact_prefix="$work/$t-" \
        "$work/$t" $seeds >"$work/$t.log" 2>&1 &
   local pid=$! cpu=0
