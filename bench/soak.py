@@ -11,7 +11,7 @@ next frame, which a slice cut exactly at s and e would not have; the extra frame
 before comparing.
 
 Resident memory: the report needs every frame's scores, so the score store grows with the frames
-(about 8 bytes per score, in blocks that double); the figures give RSS after the warm-up, at the
+(9 bytes per score, in blocks that double); the figures give RSS after the warm-up, at the
 end, and that store's size, so that growth beyond it (a leak) shows. Descriptors must not grow.
 
 usage: bench/soak.py --cli build/tools/lockstep --fixtures build/fixtures [--frames 100000]
@@ -143,7 +143,12 @@ def main():
     end = scoring[-1] if scoring else None
     peak = max(s[2] for s in samples) if samples else 0
     series = len(whole[0]) if whole else 0
-    store_kb = n * series * 8 / 1024
+    # the collector's store: per series a double and a written-flag byte per frame, its capacity
+    # doubling from 8 (src/core/collector.c)
+    capacity = 8
+    while capacity < n:
+        capacity *= 2
+    store_kb = series * capacity * 9 / 1024
     if a.reuse:
         print(f"soak {a.backend}: {len(whole)} frames of the long run in {whole_path}")
     else:
@@ -152,7 +157,7 @@ def main():
     if warm and end:
         print(f"RSS: {samples[0][2]} kB at {samples[0][1]} frames, {warm[2]} kB after the warm-up "
               f"({warm[1]} frames), {end[2]} kB at the end ({end[1]} frames), peak {peak} kB; growth "
-              f"{end[2] - warm[2]} kB against a score store of {store_kb:.0f} kB for {n} frames")
+              f"{end[2] - warm[2]} kB against a score store of {store_kb:.0f} kB (capacity {capacity} frames)")
         print(f"open descriptors: {warm[3]} after the warm-up, {end[3]} at the end of the input "
               f"(min {min(s[3] for s in scoring)}, max {max(s[3] for s in scoring)} while scoring)")
     sys.stdout.flush()
