@@ -6,6 +6,8 @@
 #   all    both
 #   faults tests/gpu_faults.py on CUDA (and OpenCL when built): the Nth allocation, copy, launch or
 #          synchronisation failing (LOCKSTEP_FAULT_INJECT), a frame too large for the device
+#   fuzz   the libFuzzer campaign (tests/libfuzzer/campaign.sh) on the host's cores, FUZZ_SECONDS
+#          (300) per target, when clang is installed: CPU seconds and execs per target
 #   soak   bench/soak.py: FRAMES (100000) frames at 576x324, VMAF + psnr_hvs from pipes, on each of
 #          SOAK_BACKENDS ("cuda cpu"): RSS and descriptors over the run, scores against slices
 # usage: bench/device_vmaf.sh MODE OUTDIR   (fixtures in .dev/shared, cJSON in .dev/cjson)
@@ -89,6 +91,23 @@ if [ "$mode" = faults ]; then
     done
     grep -E "refused|--threads 2: launch:[0-9]+ is past" "$log" | cut -c1-300
   done
+fi
+
+if [ "$mode" = fuzz ]; then
+  cc=$(command -v clang || command -v clang-14 || true)
+  if [ -z "$cc" ]; then
+    echo "fuzz: no clang on this machine"
+  else
+    CC=$cc cmake -S . -B build-fuzz -G Ninja -DLOCKSTEP_FUZZ=ON -DLOCKSTEP_CUDA=OFF -DLOCKSTEP_OPENCL=OFF \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLS_SHARED_DIR="$PWD/.dev/shared" \
+      -DCJSON_INCLUDE_DIR="$PWD/.dev/cjson/include" -DCJSON_LIBRARY="$PWD/.dev/cjson/lib/libcjson.so" \
+      >"$out/fuzz_cmake.log" 2>&1 && ninja -C build-fuzz fuzz >"$out/fuzz_build.log" 2>&1 &&
+    FUZZ_WORKERS=$(( jobs > 6 ? jobs / 6 : 1 )) tests/libfuzzer/campaign.sh build-fuzz ${FUZZ_SECONDS:-300} 6 \
+      /tmp/lockstep-fuzz >/dev/null 2>&1
+    cp /tmp/lockstep-fuzz/summary.txt "$out/fuzz_summary.txt" 2>/dev/null
+    cat "$out/fuzz_summary.txt" 2>/dev/null || tail -20 "$out/fuzz_build.log"
+    ls /tmp/lockstep-fuzz | grep -E -- "-(crash|leak|timeout|oom)-" | head
+  fi
 fi
 
 if [ "$mode" = soak ]; then
