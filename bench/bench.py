@@ -6,10 +6,15 @@ process on the first 2 and the first N frames: start-up, allocation and flush ca
 Inputs: fixtures (--fixture p01) and generated pairs (--gen 1920x1080:420:8:22), made once with
 lockstep-gen into --work. Also prints the whole-process time of N frames.
 
+--encode h264 hevc av1: each generated pair's reference is also encoded with Debian's ffmpeg
+(libx264, libx265, libsvtav1) into Matroska, and the reference scored against the encode read
+through FFmpeg's libraries (decoding included), beside the same frames decoded to Y4M beforehand:
+the difference is what decoding costs the run.
+
 usage: bench.py --cli build/tools/lockstep --gen-tool build/tools/lockstep-gen --work /tmp/bench
                 [--fixture p01 --fixtures DIR] [--gen WxH:FMT:BITS:FRAMES ...]
                 [--feature psnr_hvs ...] [--model vmaf_v1.0.16_3d0h ...] [--threads 1 2]
-                [--backend cpu cuda] [--runs 5]
+                [--backend cpu cuda] [--runs 5] [--encode h264 hevc av1]
 """
 import argparse
 import os
@@ -18,6 +23,14 @@ import statistics
 import subprocess
 import sys
 import time
+
+
+# --encode: Debian's ffmpeg encoders, at settings of a typical streaming rung
+ENCODERS = {
+    "h264": ["-c:v", "libx264", "-preset", "veryfast", "-crf", "23"],
+    "hevc": ["-c:v", "libx265", "-preset", "fast", "-crf", "26", "-x265-params", "log-level=error"],
+    "av1": ["-c:v", "libsvtav1", "-preset", "8", "-crf", "35"],
+}
 
 
 def timed(cmd):
@@ -55,6 +68,8 @@ def main():
     ap.add_argument("--backend", nargs="+", default=["cpu"])
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--cpumask", default=None, help="also time with this --cpumask (e.g. 255: plain C)")
+    ap.add_argument("--encode", nargs="+", default=[], choices=sorted(ENCODERS),
+                    help="also time each generated reference against an encode of it (a container input)")
     a = ap.parse_args()
     os.makedirs(a.work, exist_ok=True)
 
@@ -72,6 +87,17 @@ def main():
             subprocess.run([a.gen_tool, "-w", w, "-h", h, "-p", fmt, "-b", bits, "-n", frames, ref, dis],
                            check=True)
         inputs.append((f"{size} {fmt} {bits}-bit", ref, dis, int(frames)))
+        for codec in a.encode:
+            enc = ref.replace(".y4m", f"_{codec}.mkv")
+            dec = ref.replace(".y4m", f"_{codec}.y4m")
+            if not os.path.exists(dec):
+                subprocess.run(["ffmpeg", "-v", "error", "-y", "-nostdin", "-i", ref] + ENCODERS[codec] + [enc],
+                               check=True)
+                subprocess.run(["ffmpeg", "-v", "error", "-y", "-nostdin", "-i", enc, "-f", "yuv4mpegpipe",
+                                "-strict", "-1", dec], check=True)
+            inputs.append((f"{size} {fmt} {bits}-bit, {codec} .mkv ({os.path.getsize(enc) // 1024} KiB)", ref, enc,
+                           int(frames)))
+            inputs.append((f"{size} {fmt} {bits}-bit, {codec} decoded to Y4M", ref, dec, int(frames)))
 
     print(f"# lockstep bench, {time.strftime('%Y-%m-%d %H:%M')}, {platform.node()}, "
           f"{os.cpu_count()} CPUs, {platform.processor() or platform.machine()}")

@@ -4,12 +4,25 @@
 #          generated 1080p/4K pairs at 8/10/12 bit in 4:2:0, 4:2:2, 4:4:4, compute-sanitizer
 #   bench  VMAF v0.6.1 ms/frame, CPU (all cores) and CUDA, and where the CUDA time goes
 #   all    both
+#   v1     VMAF v1 (the eight vmaf_v1.0.16 models, every feature on the GPU): test_cuda, `--parity
+#          cuda` with every v1 model on every fixture and on generated 1920x1080 and 3840x2160
+#          4:2:0 pairs at 8 and 10 bits, then (V1_BENCH=1, the default) ms/frame of _3d0h at 1080p
+#          and _1d5h_2160 at 4K, 10-bit, CUDA against the CPU on all cores; V1_PARITY=0 skips to
+#          the bench
+#   opencl the OpenCL twins through NVIDIA's OpenCL driver: build, test_cuda and `--parity cuda`
+#          (the twins share their per-pixel headers with OpenCL), the soft binary64 and fp32
+#          emulation tests on the device, `--parity opencl` with the integer VMAF models and the
+#          psnr twins on every fixture and on generated 1080p/4K pairs (8/10/12 bit, 4:2:0, 4:2:2,
+#          4:4:4), then psnr_hvs and VMAF v0.6.1 at 3840x2160 8-bit: OpenCL, CUDA, CPU
 #   faults tests/gpu_faults.py on CUDA (and OpenCL when built): the Nth allocation, copy, launch or
 #          synchronisation failing (LOCKSTEP_FAULT_INJECT), a frame too large for the device
 #   fuzz   the libFuzzer campaign (tests/libfuzzer/campaign.sh) on the host's cores, FUZZ_SECONDS
 #          (300) per target, when clang is installed: CPU seconds and execs per target
 #   soak   bench/soak.py: FRAMES (100000) frames at 576x324, VMAF + psnr_hvs from pipes, on each of
 #          SOAK_BACKENDS ("cuda cpu"): RSS and descriptors over the run, scores against slices
+#          (SOAK_SLICES runs of SOAK_SLICE_FRAMES frames each, default all frames)
+#   reliability  faults and soak at once (SOAK_PARALLEL=1 SOAK_THREADS="cuda:4 cpu:8" share the
+#          cores)
 # usage: bench/device_vmaf.sh MODE OUTDIR   (fixtures in .dev/shared, cJSON in .dev/cjson)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -21,13 +34,18 @@ jobs=$(nproc)
 export PATH=/usr/local/cuda/bin:$PATH
 export LD_LIBRARY_PATH=$PWD/.dev/cjson/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi -L | tee "$out/device.txt"
+# NVIDIA's OpenCL driver is installed without an ICD entry on these machines
+if [ ! -e /etc/OpenCL/vendors/nvidia.icd ] && ldconfig -p | grep -q libnvidia-opencl.so.1; then
+  mkdir -p /etc/OpenCL/vendors && echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+fi
+export LOCKSTEP_OPENCL_DEVICE=${LOCKSTEP_OPENCL_DEVICE:-NVIDIA}
 
 args=(-DLOCKSTEP_CUDA=ON -DLS_SHARED_DIR="$PWD/.dev/shared"
       -DCJSON_INCLUDE_DIR="$PWD/.dev/cjson/include" -DCJSON_LIBRARY="$PWD/.dev/cjson/lib/libcjson.so")
 [ -n "${ARCH:-}" ] && args+=(-DLOCKSTEP_CUDA_ARCH=$ARCH)
 if [ -d .dev/include ]; then args+=(-DLOCKSTEP_OPENCL=ON -DOPENCL_INCLUDE_DIR="$PWD/.dev/include"); fi
 cmake -S . -B $b -G Ninja "${args[@]}" >"$out/cmake.log" 2>&1 || { tail -30 "$out/cmake.log"; exit 1; }
-ninja -C $b >"$out/build.log" 2>&1 || { grep -E "error|FAILED" -A3 "$out/build.log" | head -40; exit 1; }
+ninja -C $b ${NINJA_TARGETS:-} >"$out/build.log" 2>&1 || { grep -E "error|FAILED" -A3 "$out/build.log" | head -40; exit 1; }
 cli=$b/tools/lockstep
 gen=$b/gen
 mkdir -p $gen
@@ -77,20 +95,53 @@ if [ "$mode" = check ] || [ "$mode" = all ]; then
   fi
 fi
 
-if [ "$mode" = faults ]; then
-  ctest --test-dir $b -R "fixtures_decompress" >/dev/null 2>&1
-  for backend in cuda opencl; do
-    [ $backend = opencl ] && ! $cli --list-extractors | grep -q " opencl$" && continue
-    log="$out/gpu_faults_$backend.log"
-    timeout 500 python3 tests/gpu_faults.py --cli $cli --fixtures $b/fixtures --work $b/gpu_faults \
-      --backend $backend > "$log" 2>&1
-    echo "gpu_faults $backend exit $?: $(tail -1 "$log")"
-    grep -v "^ok" "$log" | head -20
-    for cls in alloc copy launch sync; do
-      echo "$cls: $(grep -c "^ok   $backend: $cls:[0-9]* fails cleanly" "$log") faults injected, e.g. $(grep -m1 "^ok   $backend: $cls:[0-9]* fails cleanly" "$log" | sed 's/.*exit 255, //')"
-    done
-    grep -E "refused|--threads 2: launch:[0-9]+ is past" "$log" | cut -c1-300
+faults_one() {
+  local backend=$1 log="$out/gpu_faults_$1.log"
+  timeout 500 python3 tests/gpu_faults.py --cli $cli --fixtures $b/fixtures --work $b/gpu_faults_$backend \
+    --backend $backend --jobs ${FAULT_JOBS:-5} > "$log" 2>&1
+  echo "gpu_faults $backend exit $?: $(tail -1 "$log")"
+  grep -v "^ok" "$log" | head -20
+  for cls in alloc copy launch sync; do
+    echo "$cls: $(grep -c "^ok   $backend: $cls:[0-9]* fails cleanly" "$log") faults injected, e.g. $(grep -m1 "^ok   $backend: $cls:[0-9]* fails cleanly" "$log" | sed 's/.*exit 255, //')"
   done
+  grep -E "refused|--threads 2: launch:[0-9]+ is past" "$log" | cut -c1-300
+}
+# the backends' sweeps at once (each sweep its own process and folder); the summaries in order
+faults() {
+  local backends=cuda
+  $cli --list-extractors | grep -q " opencl$" && backends="cuda opencl"
+  for backend in $backends; do faults_one $backend > "$out/faults_$backend.txt" 2>&1 & done
+  wait
+  for backend in $backends; do cat "$out/faults_$backend.txt"; rm -f "$out/faults_$backend.txt"; done
+}
+# SOAK_THREADS: "cuda:4 cpu:8" gives each backend its threads (default: all cores each, in turn);
+# SOAK_PARALLEL=1 runs the backends at once
+soak() {
+  local pids=""
+  for backend in ${SOAK_BACKENDS:-cuda cpu}; do
+    local t=$jobs
+    for bt in ${SOAK_THREADS:-}; do [ "${bt%%:*}" = $backend ] && t=${bt#*:}; done
+    python3 bench/soak.py --cli $cli --fixtures $b/fixtures --frames ${FRAMES:-100000} \
+      --slices ${SOAK_SLICES:-10} --slice-frames ${SOAK_SLICE_FRAMES:-0} --backend $backend --threads $t \
+      --work $b/soak-$backend > "$out/soak_$backend.txt" 2>&1 &
+    pids="$pids $!"
+    [ "${SOAK_PARALLEL:-0}" = 1 ] || wait $!
+  done
+  wait $pids
+  for backend in ${SOAK_BACKENDS:-cuda cpu}; do cat "$out/soak_$backend.txt"; done
+}
+
+if [ "$mode" = faults ] || [ "$mode" = soak ] || [ "$mode" = reliability ]; then
+  ctest --test-dir $b -R "fixtures_decompress" >/dev/null 2>&1
+fi
+[ "$mode" = faults ] && faults
+[ "$mode" = soak ] && soak
+# both at once: the fault sweeps and the soaks share the machine (SOAK_THREADS divides the cores)
+if [ "$mode" = reliability ]; then
+  faults > $b/faults.txt 2>&1 &
+  soak > $b/soak.txt 2>&1
+  wait
+  cat $b/faults.txt $b/soak.txt
 fi
 
 if [ "$mode" = fuzz ]; then
@@ -110,14 +161,6 @@ if [ "$mode" = fuzz ]; then
   fi
 fi
 
-if [ "$mode" = soak ]; then
-  ctest --test-dir $b -R "fixtures_decompress" >/dev/null 2>&1
-  for backend in ${SOAK_BACKENDS:-cuda cpu}; do
-    python3 bench/soak.py --cli $cli --fixtures $b/fixtures --frames ${FRAMES:-100000} \
-      --backend $backend --threads $jobs --work $b/soak-$backend 2>&1 | tee "$out/soak_$backend.txt"
-  done
-fi
-
 # n frames made of 20 generated ones repeated (generating every frame would cost minutes here)
 make_pair() {
   local w=$1 h=$2 bits=$3 n=$4 r=$5 d=$6
@@ -129,6 +172,98 @@ make_pair() {
   done
   rm -f $gen/g_ref.y4m $gen/g_dis.y4m
 }
+
+v1_models="vmaf_v1.0.16_3d0h vmaf_v1.0.16_5d0h vmaf_v1.0.16_1d5h_2160 vmaf_v1.0.16_3d0h_2160
+  vmaf_v1.0.16_hfr_3d0h vmaf_v1.0.16_hfr_5d0h vmaf_v1.0.16_hfr_1d5h_2160 vmaf_v1.0.16_hfr_3d0h_2160"
+# one parity run: "<label>: <summary line>", and "<label>: CPU FALLBACK ..." where a twin gave up
+v1_parity() {
+  local label=$1 r=$2 d=$3 m=$4 log
+  local what=(-m version=$m)
+  case $m in feature=*) what=(--feature "${m#feature=}") ;; esac
+  log=$($cli -r "$r" -d "$d" "${what[@]}" --parity cuda -q --threads 2 2>&1)
+  echo "$label [$m]: $(echo "$log" | tail -1)"
+  echo "$log" | grep -i "runs on the CPU" | head -2 | sed "s|^|$label [$m]: CPU FALLBACK |"
+}
+export -f v1_parity
+export cli
+
+if [ "$mode" = v1 ] && [ "${V1_PARITY:-1}" = 1 ]; then
+  ctest --test-dir $b -R "fixtures_decompress" >/dev/null 2>&1
+  t0=$SECONDS
+  # V1_TEST=quick: test_cuda's short subset (still every new twin and the v1 feature set)
+  # (V1_TEST=none: not run)
+  if [ "${V1_TEST:-}" != none ]; then
+  $b/tests/test_cuda ${V1_TEST:+--$V1_TEST} > "$out/test_cuda.log" 2>&1; echo "test_cuda ${V1_TEST:-full} exit $? ($((SECONDS - t0)) s): $(tail -1 "$out/test_cuda.log")"
+  grep -aE "^FAIL|^  " "$out/test_cuda.log" | cut -c1-300 | head -15
+  grep -aE "speed|cambi" "$out/test_cuda.log" | grep -c "^ok" | sed 's/^/test_cuda speed\/cambi cases ok: /'
+  fi
+  fx=$b/fixtures
+  t0=$SECONDS
+  {
+    for f in $(ls $fx/*_ref.y4m | sort); do
+      id=$(basename "$f" _ref.y4m)
+      for m in $v1_models; do echo "$id $f $fx/${id}_dis.y4m $m"; done
+    done
+    for size in 1920x1080 3840x2160; do for bits in 8 10; do
+      w=${size%x*}; h=${size#*x}
+      $b/tools/lockstep-gen -w $w -h $h -p 420 -b $bits -n 4 $gen/v_${size}_${bits}_ref.y4m $gen/v_${size}_${bits}_dis.y4m
+      for m in $v1_models; do echo "gen_${size}_${bits}bit $gen/v_${size}_${bits}_ref.y4m $gen/v_${size}_${bits}_dis.y4m $m"; done
+      # speed_temporal (no v1 model has it), plain and prescaled
+      for m in feature=speed_temporal feature=speed_temporal=speed_prescale=0.5:speed_prescale_method=bilinear:speed_use_ref_diff=true; do
+        echo "gen_${size}_${bits}bit $gen/v_${size}_${bits}_ref.y4m $gen/v_${size}_${bits}_dis.y4m $m"
+      done
+    done; done
+    for id in p01 p04; do echo "$id $fx/${id}_ref.y4m $fx/${id}_dis.y4m feature=speed_temporal"; done
+    # other speed_chroma options on 12-bit, 4:2:2 and 4:4:4 fixtures
+    for id in p03 p04 p05; do
+      for o in speed_kernelscale=2:speed_weight_var_mode=6 \
+               speed_prescale=1.6:speed_prescale_method=bilinear:speed_kernelscale=0.5:speed_weight_var_mode=4; do
+        echo "$id $fx/${id}_ref.y4m $fx/${id}_dis.y4m feature=speed_chroma=$o"
+      done
+    done
+  } | xargs -P 8 -L 1 bash -c 'v1_parity "$@"' _ > "$out/v1_parity.log" 2>&1
+  sort -o "$out/v1_parity.log" "$out/v1_parity.log"
+  echo "v1 parity runs: $(grep -c "\]: " "$out/v1_parity.log"), bit-identical: $(grep -c "parity bit-identical" "$out/v1_parity.log") ($((SECONDS - t0)) s)"
+  echo "values compared in the bit-identical runs: $(grep "parity bit-identical" "$out/v1_parity.log" | awk '{s+=$(NF-4)} END {print s}')"
+  echo "not bit-identical or on the CPU:"; grep -v "parity bit-identical" "$out/v1_parity.log" | cut -c1-200 | head -20
+  # every v1 feature on the GPU: the twins' own timing lines
+  LOCKSTEP_CUDA_TIMING=1 $cli -r $gen/v_1920x1080_10_ref.y4m -d $gen/v_1920x1080_10_dis.y4m -m version=vmaf_v1.0.16_3d0h \
+    --backend cuda -q -o /dev/null 2>&1 | grep "timing" | sed 's/, per frame.*//' | tee "$out/v1_twins.txt"
+  rm -f $gen/v_*.y4m
+fi
+
+if [ "$mode" = v1 ] && [ "${V1_BENCH:-1}" = 1 ]; then
+  # V1_BACKENDS="cuda cpu" (default), V1_REPS=3 runs each (best kept), V1_FRAMES="400 200" (1080p, 4K)
+  read -r n1080 n2160 <<< "${V1_FRAMES:-400 200}"
+  for spec in 1920x1080:10:$n1080:vmaf_v1.0.16_3d0h 3840x2160:10:$n2160:vmaf_v1.0.16_1d5h_2160; do
+    IFS=: read -r size bits n model <<< "$spec"; w=${size%x*}; h=${size#*x}
+    r=$gen/b_ref.y4m; d=$gen/b_dis.y4m
+    make_pair $w $h $bits $n $r $d
+    for backend in ${V1_BACKENDS:-cuda cpu}; do
+      m=$n; [ $backend = cpu ] && m=$((n / 4))
+      for t in 2 $m; do
+        best=$(python3 - "$cli" "$r" "$d" "$backend" "$jobs" "$t" "$model" "${V1_REPS:-3}" <<'PY'
+import subprocess, sys, time
+cli, r, d, backend, jobs, t, model, reps = sys.argv[1:]
+best = None
+for _ in range(int(reps)):
+    s = time.perf_counter()
+    subprocess.run([cli, "-r", r, "-d", d, "-m", "version=" + model, "--backend", backend,
+                    "--threads", jobs, "-q", "--frame_cnt", t, "-o", "/dev/null"], check=True)
+    e = time.perf_counter() - s
+    best = e if best is None or e < best else best
+print(f"{best:.4f}")
+PY
+)
+        echo "$size $bits-bit $model $backend $t $best"
+      done
+    done
+    LOCKSTEP_CUDA_TIMING=1 $cli -r $r -d $d -m version=$model --backend cuda --threads $jobs -q -o /dev/null 2>&1 \
+      | grep timing | sed "s/^/$size: /" >> "$out/v1_profile.txt"
+    rm -f $r $d
+  done | tee "$out/v1_bench_raw.txt" | awk '{k=$1" "$2" "$3" "$4; if ($5==2) {t2[k]=$6} else {printf "%s: %.3f ms/frame (%d frames, whole process %.2f s)\n", k, ($6-t2[k])*1000/($5-2), $5, $6}}' | tee "$out/v1_bench.txt"
+  cat "$out/v1_profile.txt"
+fi
 
 if [ "$mode" = bench ] || [ "$mode" = all ] || [ "$mode" = cudatest ]; then
   for spec in 3840x2160:8:400 3840x2160:10:200 1920x1080:8:800 1920x1080:10:400; do
@@ -165,4 +300,77 @@ PY
     rm -f $r $d
   done | tee "$out/bench_raw.txt" | awk '{k=$1" "$2" "$3; if ($4==2) {t2[k]=$5} else {printf "%s: %.3f ms/frame (%d frames, whole process %.2f s, best of 3)\n", k, ($5-t2[k])*1000/($4-2), $4, $5}}' | tee "$out/bench.txt"
   cat "$out/profile.txt"
+fi
+
+# OpenCL, most telling first (every step logs under OUTDIR, so a run cut short still reports):
+# the emulation tests on the device, --parity opencl on every fixture, the 4K bench against CUDA
+# and the CPU, --parity cuda (the CUDA twins share vif.h/adm.h/motion_filter.h), test_cuda, and
+# --parity opencl on generated pairs
+if [ "$mode" = opencl ]; then
+  rm -f "$out/cmake.log" "$out/build.log" "$out/device.txt" # built: room for the 8 files back
+  ctest --test-dir $b -R "fixtures_decompress" >/dev/null 2>&1
+  fx=$b/fixtures
+  for t in "test_soft_f64 device" "test_opencl_fp32 device"; do
+    $b/tests/$t >> "$out/selftest.log" 2>&1; echo "$t exit $?: $(tail -1 "$out/selftest.log")"
+  done
+  grep -E "^FAIL" "$out/selftest.log" | head -10
+  python3 tests/opencl_parity.py $cli $fx 0 > "$out/parity_opencl.log" 2>&1
+  echo "opencl_parity.py exit $?"; tail -12 "$out/parity_opencl.log"
+  $cli -r $fx/p01_ref.y4m -d $fx/p01_dis.y4m --parity opencl -q 2>&1 | tail -3
+
+  r=$gen/b_ref.y4m; d=$gen/b_dis.y4m
+  n=${BENCH_FRAMES:-240}
+  make_pair 3840 2160 8 $n $r $d
+  for spec in "vmaf:" "psnr_hvs:-n --feature psnr_hvs"; do
+    name=${spec%%:*}; feats=${spec#*:}
+    for backend in opencl opencl-syncpack cuda cpu; do
+      m=$n; [ $backend = cpu ] && m=$((n / 2))
+      for t in 2 $m; do
+        best=$(python3 - "$cli" "$r" "$d" "$backend" "$jobs" "$t" $feats <<'PY'
+import os, subprocess, sys, time
+cli, r, d, backend, jobs, t = sys.argv[1:7]
+env = dict(os.environ)
+if backend == "opencl-syncpack":  # the frame copy in the caller, for comparison
+    backend, env["LOCKSTEP_OPENCL_PACK"] = "opencl", "sync"
+best = None
+for _ in range(2):
+    s = time.perf_counter()
+    subprocess.run([cli, "-r", r, "-d", d, "--backend", backend, "--threads", jobs, "-q",
+                    "--frame_cnt", t, "-o", "/dev/null"] + sys.argv[7:], check=True, env=env)
+    e = time.perf_counter() - s
+    best = e if best is None or e < best else best
+print(f"{best:.4f}")
+PY
+)
+        echo "3840x2160 8-bit $name $backend $t $best"
+      done
+    done
+  done | tee "$out/bench_raw.txt" | awk '{k=$1" "$2" "$3" "$4; if ($5==2) {t2[k]=$6} else {printf "%s: %.3f ms/frame (%d frames, whole process %.2f s, best of 2)\n", k, ($6-t2[k])*1000/($5-2), $5, $6}}' | tee "$out/bench.txt"
+  LOCKSTEP_OPENCL_TIMING=1 $cli -r $r -d $d --backend opencl --threads $jobs -q -o /dev/null 2> "$out/profile.txt"
+  LOCKSTEP_OPENCL_TIMING=1 $cli -r $r -d $d -n --feature psnr_hvs --backend opencl --threads $jobs -q -o /dev/null 2>> "$out/profile.txt"
+  cat "$out/profile.txt"
+  rm -f $r $d
+
+  {
+    for f in $(ls $fx/*_ref.y4m | sort); do
+      id=$(basename "$f" _ref.y4m)
+      for m in "version=vmaf_v0.6.1" "version=vmaf_v0.6.1neg"; do
+        r=$($cli -r "$f" -d $fx/${id}_dis.y4m -m $m --parity cuda -q --threads $jobs 2>&1 | tail -1)
+        echo "$id cuda [$m]: $r"
+      done
+    done
+  } > "$out/parity_cuda.log" 2>&1
+  echo "cuda parity: $(grep -c 'parity bit-identical' "$out/parity_cuda.log") of $(wc -l < "$out/parity_cuda.log") runs bit-identical (the rest: refusals, listed)"
+  grep -v "parity bit-identical" "$out/parity_cuda.log" | cut -c1-150 | head -8
+  $b/tests/test_cuda > "$out/test_cuda.log" 2>&1; echo "test_cuda exit $?: $(tail -1 "$out/test_cuda.log")"
+  {
+    for size in 1920x1080 3840x2160; do for fmt in 420 422 444; do for bits in 8 10 12; do
+      w=${size%x*}; h=${size#*x}
+      $b/tools/lockstep-gen -w $w -h $h -p $fmt -b $bits -n 3 $gen/p_ref.y4m $gen/p_dis.y4m
+      r=$($cli -r $gen/p_ref.y4m -d $gen/p_dis.y4m --feature psnr --feature psnr_hvs --feature float_motion=motion_add_scale1=true --parity opencl -q --threads $jobs 2>&1 | tail -1)
+      echo "gen ${size} ${fmt} ${bits}-bit opencl [vmaf_v0.6.1 psnr psnr_hvs float_motion]: $r"
+    done; done; done
+  } > "$out/parity_gen.log" 2>&1
+  echo "generated pairs: $(grep -c 'parity bit-identical' "$out/parity_gen.log") of 18 bit-identical"
+  grep -v "parity bit-identical" "$out/parity_gen.log" | cut -c1-200 | head -5
 fi

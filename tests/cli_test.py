@@ -382,7 +382,7 @@ def preset_tests(cli, fx, work):
                  ["-r", os.path.join(fx, "p01_ref.y4m"), "-d", dis10, "--aom_ctc", "v5.0"], "bitdepths do not match: 8, 10")
 
 
-def first_run_tests(cli, fx, work):
+def first_run_tests(cli, fx, work, containers):
     """What a new user meets: version, help, stdin, containers, raw sizes, bit depths."""
     ref, dis = os.path.join(fx, "p01_ref.y4m"), os.path.join(fx, "p01_dis.y4m")
     for flag in ("-v", "--version"):
@@ -416,14 +416,26 @@ def first_run_tests(cli, fx, work):
           "-r - and -d - cannot both read standard input: pipe one of the videos and give the other as a file" in p.stderr,
           p.stderr)
 
-    # containers: the way to decode them
+    # containers: decoded by a build with FFmpeg's libraries (tests/container_test.py), else the
+    # way to decode them; a broken one is refused either way
     mp4 = write(os.path.join(work, "in.mp4"), b"\0\0\0\x18ftypmp42" + b"\0" * 4000)
-    expect_error(cli, work, "an .mp4 input", ["-r", ref, "-d", mp4],
-                 f"{mp4}: an MP4/MOV container (compressed video), not Y4M or raw YUV: decode it first, e.g. "
-                 f"ffmpeg -i {mp4} -f yuv4mpegpipe -strict -1 - | lockstep -r ref.y4m -d -")
     mkv = write(os.path.join(work, "in.mkv"), b"\x1a\x45\xdf\xa3" + b"\0" * 4000)
-    expect_error(cli, work, "an .mkv input, even with -w -h -p -b", ["-r", mkv, "-d", mkv, "-w", "576", "-h", "324", "-p", "420", "-b", "8"],
-                 "a Matroska/WebM container (compressed video)", "ffmpeg -i")
+    if containers:
+        expect_error(cli, work, "a broken .mp4 input", ["-r", ref, "-d", mp4],
+                     f"{mp4}: FFmpeg's libraries cannot read it: Invalid data found when processing input (moov atom not found)")
+        expect_error(cli, work, "a broken .mkv input, even with -w -h -p -b", ["-r", mkv, "-d", mkv, "-w", "576", "-h", "324", "-p", "420", "-b", "8"],
+                     f"{mkv}: FFmpeg's libraries cannot read it: ")
+        h = run(cli, ["--help"]).stdout
+        check("--help: containers read through FFmpeg's libraries", "Containers: read through libavformat " in h, h[-300:])
+    else:
+        expect_error(cli, work, "an .mp4 input", ["-r", ref, "-d", mp4],
+                     f"{mp4}: an MP4/MOV container (compressed video), not Y4M or raw YUV: decode it first, e.g. "
+                     f"ffmpeg -i {mp4} -f yuv4mpegpipe -strict -1 - | lockstep -r ref.y4m -d - (this lockstep was "
+                     "built without FFmpeg's libraries libavformat, libavcodec and libavutil, which would read it directly)")
+        expect_error(cli, work, "an .mkv input, even with -w -h -p -b", ["-r", mkv, "-d", mkv, "-w", "576", "-h", "324", "-p", "420", "-b", "8"],
+                     "a Matroska/WebM container (compressed video)", "ffmpeg -i")
+        h = run(cli, ["--help"]).stdout
+        check("--help: no containers in this build", "Containers: none (built without FFmpeg's libavformat, libavcodec, libavutil)" in h, h[-300:])
 
     # raw: a size no frame divides names the layouts that would; 8-bit data read as 10-bit
     header, frames = y4m_frames(ref)
@@ -495,6 +507,73 @@ def report_file_tests(cli, fx, work):
           p.returncode == 255 and p.stderr == f"cannot write the report to {out}: File too large\n" and
           open(out, "rb").read() == b"old report\n" and
           not leftovers(), f"exit {p.returncode}, {p.stderr!r}, left: {leftovers()}")
+
+    # --html, shard reports (--frame_range) and `lockstep merge -o` go the same way
+    page = os.path.join(d, "page.html")
+    failing("--html /dev/full: the write error, named", ["--html", "/dev/full"],
+            "cannot write the report to /dev/full: No space left on device")
+    failing("--html in a missing directory fails before scoring",
+            ["-o", out, "--html", os.path.join(d, "none", "p.html")],
+            f"cannot write the report to {d}/none/p.html: No such file or directory")
+    for f in os.listdir(d):
+        os.remove(os.path.join(d, f))
+    write(page, b"old page\n")
+    write(out, b"old report\n")
+    p = subprocess.run([cli] + args + ["-o", out, "--html", page], capture_output=True, text=True,
+                       timeout=60, preexec_fn=small_files)
+    check("report: the page failing half-way leaves the old page and the old report, no temporary",
+          p.returncode == 255 and p.stderr == f"cannot write the report to {page}: File too large\n" and
+          open(page, "rb").read() == b"old page\n" and open(out, "rb").read() == b"old report\n" and
+          not leftovers(), f"exit {p.returncode}, {p.stderr!r}, left: {leftovers()}")
+    # a range past the video's end: a shard that merges alone
+    write(page, b"old page\n")
+    p = subprocess.run([cli] + args + ["-o", "/dev/full", "--html", page], capture_output=True,
+                       text=True, timeout=60)
+    check("report: -o failing after the page is written leaves the old page, no temporary",
+          p.returncode == 255 and p.stderr == "cannot write the report to /dev/full: No space left on device\n" and
+          open(page, "rb").read() == b"old page\n" and not leftovers(),
+          f"exit {p.returncode}, {p.stderr!r}, left: {leftovers()}")
+    failing("a shard report to /dev/full", ["--frame_range", "0:1000", "-o", "/dev/full"],
+            "cannot write the report to /dev/full: No space left on device")
+    shard = os.path.join(d, "shard.json")
+    for f in os.listdir(d):
+        os.remove(os.path.join(d, f))
+    write(shard, b"old shard\n")
+    # psnr's mse too: a shard report above the 4 KiB limit
+    shard_args = ["-r", ref, "-d", dis, "-n", "--feature", "psnr=enable_mse=true", "-q", "--frame_range",
+                  "0:1000", "-o", shard]
+    p = subprocess.run([cli] + shard_args, capture_output=True, text=True, timeout=60,
+                       preexec_fn=small_files)
+    check("report: a shard report failing half-way leaves the old one, no temporary",
+          p.returncode == 255 and p.stderr == f"cannot write the report to {shard}: File too large\n" and
+          open(shard, "rb").read() == b"old shard\n" and not leftovers(),
+          f"exit {p.returncode}, {p.stderr!r}, left: {leftovers()}")
+    p = subprocess.run([cli] + shard_args, capture_output=True, text=True, timeout=60)
+    merged = os.path.join(d, "merged.json")
+    write(merged, b"old report\n")
+    m = subprocess.run([cli, "merge", shard, "--json", "-o", "/dev/full"], capture_output=True,
+                       text=True, timeout=60)
+    check("report: lockstep merge -o /dev/full: the write error, named",
+          p.returncode == 0 and m.returncode == 255 and
+          m.stderr == "lockstep merge: cannot write the report to /dev/full: No space left on device\n",
+          f"exit {p.returncode} {m.returncode}, {p.stderr!r} {m.stderr!r}")
+    m = subprocess.run([cli, "merge", shard, "--json", "-o", merged], capture_output=True, text=True,
+                       timeout=60, preexec_fn=small_files)
+    check("report: lockstep merge failing half-way leaves the old report, no temporary",
+          m.returncode == 255 and
+          m.stderr == f"lockstep merge: cannot write the report to {merged}: File too large\n" and
+          open(merged, "rb").read() == b"old report\n" and not leftovers(),
+          f"exit {m.returncode}, {m.stderr!r}, left: {leftovers()}")
+    m = subprocess.run([cli, "merge", shard, "--json", "-o", os.path.join(d, "none", "m.json")],
+                       capture_output=True, text=True, timeout=60)
+    check("report: lockstep merge -o in a missing directory",
+          m.returncode == 255 and m.stderr == f"lockstep merge: cannot write the report to {d}/none/m.json: "
+          "No such file or directory\n", f"exit {m.returncode}, {m.stderr!r}")
+    m = subprocess.run([cli, "merge", shard, "--json", "-o", merged], capture_output=True, text=True,
+                       timeout=60)
+    check("report: lockstep merge -o replaces the report", m.returncode == 0 and
+          len(json.load(open(merged))["frames"]) == len(frames) and not leftovers(), f"{m.stderr!r}")
+    write(out, b"old report\n")
 
     # a complete run replaces the report: the mode of a new file (umask), or of the one replaced;
     # through a symbolic link, the file it names
@@ -590,9 +669,11 @@ def main():
                     " (default: everything)")
     ap.add_argument("--light", action="store_true",
                     help="smaller inputs where a group offers them (instrumented builds)")
+    ap.add_argument("--containers", type=int, default=0, help="1: built with FFmpeg's libraries")
     a = ap.parse_args()
-    global LIGHT
+    global LIGHT, CONTAINERS
     LIGHT = a.light
+    CONTAINERS = a.containers
     cli, fx, work = a.cli, a.fixtures, a.work
     os.makedirs(work, exist_ok=True)
     if a.only:
@@ -861,7 +942,8 @@ def main():
 
 
 GROUPS = {"threads": thread_tests, "model": model_tests, "report": report_file_tests,
-          "first_run": first_run_tests, "presets": preset_tests}
+          "first_run": lambda cli, fx, work: first_run_tests(cli, fx, work, CONTAINERS),
+          "presets": preset_tests}
 
 if __name__ == "__main__":
     sys.exit(main())

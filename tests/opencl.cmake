@@ -25,3 +25,25 @@ if(LOCKSTEP_HAVE_OPENCL)
   set_tests_properties(opencl_emulated_division PROPERTIES SKIP_RETURN_CODE 77
                        ENVIRONMENT LOCKSTEP_OPENCL_EMULATE_DIV_SQRT=1)
 endif()
+
+# core/soft_f64.h (the binary64 emulation of the integer twins) against the CPU's double: the
+# header as C on the host, and as OpenCL C on the device
+add_executable(test_soft_f64 ${CMAKE_CURRENT_LIST_DIR}/test_soft_f64.c)
+target_include_directories(test_soft_f64 PRIVATE ${PROJECT_SOURCE_DIR}/src ${OPENCL_INCLUDE_DIR})
+target_compile_definitions(test_soft_f64 PRIVATE LOCKSTEP_HAVE_OPENCL=${LOCKSTEP_HAVE_OPENCL})
+target_link_libraries(test_soft_f64 PRIVATE lockstep m)
+add_test(NAME soft_f64_host COMMAND test_soft_f64 host)
+if(LOCKSTEP_HAVE_OPENCL)
+  add_test(NAME soft_f64_device COMMAND test_soft_f64 device)
+  set_tests_properties(soft_f64_device PROPERTIES SKIP_RETURN_CODE 77)
+endif()
+
+# --parity opencl through the CLI: every public fixture with the integer VMAF models, the psnr
+# twins, and vif/adm/motion with every option (tests/opencl_parity.py); skips without a device
+if(LOCKSTEP_HAVE_OPENCL)
+  add_test(NAME opencl_parity
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/opencl_parity.py
+                   $<TARGET_FILE:lockstep_cli> ${LS_FIXTURE_DIR})
+  set_tests_properties(opencl_parity PROPERTIES FIXTURES_REQUIRED fixtures SKIP_RETURN_CODE 77
+                       TIMEOUT 900)
+endif()

@@ -649,10 +649,18 @@ static void test_checkasm(void)
         printf("checkasm: no AVX2 on this CPU, AVX2 variants not tested (SKIP)\n");
         return;
     }
-    LsCambiDsp c, v;
+    LsCambiDsp c, v, v512;
     ls_cambi_dsp_init(&c, 0);
     ls_cambi_dsp_init(&v, LS_CPU_FLAG_AVX2);
+    ls_cambi_dsp_init(&v512, LS_CPU_FLAG_AVX2 | LS_CPU_FLAG_AVX512);
+    const bool avx512 = (ls_cpu_detect() & LS_CPU_FLAG_AVX512) != 0;
+    CHECK(!avx512 || (v512.antidither8 != v.antidither8 && v512.colsum != v.colsum &&
+                      v512.zero_deriv != v.zero_deriv && v512.mode_h != v.mode_h &&
+                      v512.mode_v != v.mode_v && v512.decimate != v.decimate &&
+                      v512.runs != v.runs),
+          "AVX-512 row units not installed");
     CHECK(v.zero_deriv != c.zero_deriv && v.mask_row != c.mask_row && v.mode_h != c.mode_h &&
+              v.antidither8 != c.antidither8 && v.colsum != c.colsum &&
               v.mode_v != c.mode_v && v.decimate != c.decimate && v.runs != c.runs &&
               v.hist_runs != c.hist_runs && v.c_runs != c.c_runs,
           "AVX2 variants not installed");
@@ -676,12 +684,67 @@ static void test_checkasm(void)
                 memset(z1, 0xee, w + 64);
                 memset(z2, 0xee, w + 64);
                 c.zero_deriv(z1, a, below, w);
-                v.zero_deriv(z2, a, below, w);
-                n_cases++;
-                if (memcmp(z1, z2, w + 64)) {
-                    n_bad++;
-                    CHECK(0, "zero_deriv w %u fill %d last %d", w, fill, last);
+                for (int vi = 0; vi < (avx512 ? 2 : 1); vi++) {
+                    memset(z2, 0xee, w + 64);
+                    (vi ? &v512 : &v)->zero_deriv(z2, a, below, w);
+                    n_cases++;
+                    if (memcmp(z1, z2, w + 64)) {
+                        n_bad++;
+                        CHECK(0, "zero_deriv %s w %u fill %d last %d", vi ? "avx512" : "avx2", w,
+                              fill, last);
+                    }
                 }
+            }
+            /* anti-dithering of 8-bit rows: random, 0, 255, a mix of both, steps; the last row
+             * (below = row) */
+            for (int last = 0; last < 2; last++) {
+                uint8_t *r8 = malloc(w + 64), *b8 = malloc(w + 64);
+                for (unsigned j = 0; j < w + 64; j++) {
+                    const uint8_t x = (uint8_t)rnd(), y = (uint8_t)rnd();
+                    r8[j] = fill == 2 ? 255 : fill == 3 ? 0 : fill == 5 ? (x & 1) * 255 : x;
+                    b8[j] = fill == 2 ? 255 : fill == 3 ? 0 : fill == 5 ? (y & 1) * 255 : y;
+                    if (fill == 1)
+                        r8[j] = b8[j] = (uint8_t)(j / 7);
+                }
+                for (int vi = 0; vi < 2; vi++) {
+                    const LsCambiDsp *d = vi ? &v512 : &v;
+                    if (vi && !avx512)
+                        continue;
+                    memset(o1, 0xee, (w + 64) * 2);
+                    memset(o2, 0xee, (w + 64) * 2);
+                    c.antidither8(o1, r8, last ? r8 : b8, w);
+                    d->antidither8(o2, r8, last ? r8 : b8, w);
+                    n_cases++;
+                    if (memcmp(o1, o2, (w + 64) * 2)) {
+                        n_bad++;
+                        CHECK(0, "antidither8 %s w %u fill %d last %d", vi ? "avx512" : "avx2",
+                              w, fill, last);
+                    }
+                }
+                free(r8);
+                free(b8);
+            }
+            /* window counts: a row entering and one leaving, counts 0..7, nothing past w */
+            for (int vi = 0; vi < 2; vi++) {
+                const LsCambiDsp *d = vi ? &v512 : &v;
+                if (vi && !avx512)
+                    continue;
+                uint8_t *s1 = malloc(w + 64), *s2 = malloc(w + 64);
+                for (unsigned j = 0; j < w + 64; j++) {
+                    z1[j] = (uint8_t)(fill == 2 ? 1 : fill == 3 ? 0 : rnd() & 1);
+                    z2[j] = (uint8_t)(fill == 2 ? 1 : fill == 3 ? 0 : rnd() & 1);
+                    s1[j] = (uint8_t)((fill == 2 ? 6 : rnd() % 7) + z2[j]);
+                }
+                memcpy(s2, s1, w + 64);
+                c.colsum(s1, z1, z2, w);
+                d->colsum(s2, z1, z2, w);
+                n_cases++;
+                if (memcmp(s1, s2, w + 64)) {
+                    n_bad++;
+                    CHECK(0, "colsum %s w %u fill %d", vi ? "avx512" : "avx2", w, fill);
+                }
+                free(s1);
+                free(s2);
             }
             /* mask row from counts 0..7 */
             for (unsigned j = 0; j < w; j++)
@@ -701,23 +764,40 @@ static void test_checkasm(void)
             memset(o1, 0xee, (w + 64) * 2);
             memset(o2, 0xee, (w + 64) * 2);
             c.mode_h(o1, a, w);
-            v.mode_h(o2, a, w);
-            n_cases++;
-            if (memcmp(o1, o2, (w + 64) * 2)) {
-                n_bad++;
-                CHECK(0, "mode_h w %u fill %d", w, fill);
+            for (int vi = 0; vi < (avx512 ? 2 : 1); vi++) {
+                memset(o2, 0xee, (w + 64) * 2);
+                (vi ? &v512 : &v)->mode_h(o2, a, w);
+                n_cases++;
+                if (memcmp(o1, o2, (w + 64) * 2)) {
+                    n_bad++;
+                    CHECK(0, "mode_h %s w %u fill %d", vi ? "avx512" : "avx2", w, fill);
+                }
             }
+            /* mode_v: a third row of other values (o2 from mode_h, or b itself), in place over
+             * a row of its inputs too */
             c.mode_v(o1, a, b, o2, w);
-            uint16_t *o3 = malloc((w + 64) * 2);
+            uint16_t *o3 = malloc((w + 64) * 2), *o4 = malloc((w + 64) * 2);
             memcpy(o3, o1, (w + 64) * 2);
             c.mode_v(o1, a, b, a, w);
-            v.mode_v(o3, a, b, a, w);
-            n_cases++;
-            if (memcmp(o1, o3, (w + 64) * 2)) {
-                n_bad++;
-                CHECK(0, "mode_v w %u fill %d", w, fill);
+            for (int vi = 0; vi < (avx512 ? 2 : 1); vi++) {
+                const LsCambiDsp *d = vi ? &v512 : &v;
+                memcpy(o4, o3, (w + 64) * 2);
+                d->mode_v(o4, a, b, a, w);
+                uint16_t *io = malloc((w + 64) * 2), *ir = malloc((w + 64) * 2);
+                memcpy(io, b, (w + 64) * 2);
+                memcpy(ir, b, (w + 64) * 2);
+                c.mode_v(ir, a, ir, o2, w);
+                d->mode_v(io, a, io, o2, w);
+                n_cases++;
+                if (memcmp(o1, o4, (w + 64) * 2) || memcmp(io, ir, (w + 64) * 2)) {
+                    n_bad++;
+                    CHECK(0, "mode_v %s w %u fill %d", vi ? "avx512" : "avx2", w, fill);
+                }
+                free(io);
+                free(ir);
             }
             free(o3);
+            free(o4);
             /* decimation, out of place and in place (row 0) */
             if (w >= 2) {
                 const unsigned half = (w + 1) / 2;
@@ -726,30 +806,50 @@ static void test_checkasm(void)
                 memset(z1, 0xee, w + 64);
                 memset(z2, 0xee, w + 64);
                 c.decimate(o1, z1, a, m, half);
-                v.decimate(o2, z2, a, m, half);
-                uint16_t *ia = malloc((w + 64) * 2);
-                uint8_t *im = malloc(w + 64);
-                memcpy(ia, a, w * 2);
-                memcpy(im, m, w);
-                v.decimate(ia, im, ia, im, half);
-                n_cases++;
-                if (memcmp(o1, o2, (w + 64) * 2) || memcmp(z1, z2, w + 64) ||
-                    memcmp(o1, ia, half * 2) || memcmp(z1, im, half)) {
-                    n_bad++;
-                    CHECK(0, "decimate w %u fill %d", w, fill);
+                for (int vi = 0; vi < (avx512 ? 2 : 1); vi++) {
+                    const LsCambiDsp *d = vi ? &v512 : &v;
+                    memset(o2, 0xee, (w + 64) * 2);
+                    memset(z2, 0xee, w + 64);
+                    /* the inputs end at sample 2 * half - 2: past it, a guard of other values
+                     * that no output may take */
+                    uint16_t *ga = malloc((w + 64) * 2);
+                    uint8_t *gm = malloc(w + 64);
+                    memcpy(ga, a, (w + 64) * 2);
+                    memcpy(gm, m, w + 64);
+                    for (unsigned j = 2 * half - 1; j < w + 64; j++)
+                        ga[j] = 0x5555, gm[j] = 0x55;
+                    d->decimate(o2, z2, ga, gm, half);
+                    uint16_t *ia = malloc((w + 64) * 2);
+                    uint8_t *im = malloc(w + 64);
+                    memcpy(ia, a, w * 2);
+                    memcpy(im, m, w);
+                    d->decimate(ia, im, ia, im, half);
+                    n_cases++;
+                    if (memcmp(o1, o2, (w + 64) * 2) || memcmp(z1, z2, w + 64) ||
+                        memcmp(o1, ia, half * 2) || memcmp(z1, im, half)) {
+                        n_bad++;
+                        CHECK(0, "decimate %s w %u fill %d", vi ? "avx512" : "avx2", w, fill);
+                    }
+                    free(ga);
+                    free(gm);
+                    free(ia);
+                    free(im);
                 }
-                free(ia);
-                free(im);
             }
             /* runs over several bands */
             static const int bands[][2] = { { 0, 1056 }, { 0, 563 }, { 300, 400 }, { 1024, 1024 } };
             for (unsigned bi = 0; bi < 4; bi++) {
                 const unsigned n1 = c.runs(r1, a, m, w, bands[bi][0], bands[bi][1]);
-                const unsigned n2 = v.runs(r2, a, m, w, bands[bi][0], bands[bi][1]);
-                n_cases++;
-                if (n1 != n2 || memcmp(r1, r2, n1 * sizeof(*r1))) {
-                    n_bad++;
-                    CHECK(0, "runs w %u fill %d band %u: %u vs %u runs", w, fill, bi, n1, n2);
+                for (int vi = 0; vi < (avx512 ? 2 : 1); vi++) {
+                    memset(r2, 0xee, (w + 1) * sizeof(*r2));
+                    const unsigned n2 =
+                        (vi ? &v512 : &v)->runs(r2, a, m, w, bands[bi][0], bands[bi][1]);
+                    n_cases++;
+                    if (n1 != n2 || memcmp(r1, r2, n1 * sizeof(*r1))) {
+                        n_bad++;
+                        CHECK(0, "runs %s w %u fill %d band %u: %u vs %u runs",
+                              vi ? "avx512" : "avx2", w, fill, bi, n1, n2);
+                    }
                 }
             }
         }
@@ -767,9 +867,6 @@ static void test_checkasm(void)
 
     /* the c-value pass (histograms, runs, c-values, sums) on whole scales, every window, 1, 4
      * and 32 contrast steps, against the C path: AVX2, and AVX-512 where the CPU has it */
-    const bool avx512 = (ls_cpu_detect() & LS_CPU_FLAG_AVX512) != 0;
-    LsCambiDsp v512;
-    ls_cambi_dsp_init(&v512, LS_CPU_FLAG_AVX2 | LS_CPU_FLAG_AVX512);
     CHECK(!avx512 || (v512.c_runs != v.c_runs && v512.hist_runs != v.hist_runs),
           "AVX-512 variants not installed");
     const LsCambiDsp *variants[2] = { &v, &v512 };
@@ -823,9 +920,10 @@ static void test_checkasm(void)
         free(c1);
         free(c2);
     }
-    printf("checkasm: row units avx2 vs c: %u cases, %u differ; c-value passes avx2 vs c: %u "
+    printf("checkasm: row units avx2 (and avx512 but for mask_row%s) vs c: %u cases, %u "
+           "differ; c-value passes avx2 vs c: %u "
            "cases, %u differ; avx512 vs c: ",
-           n_cases, n_bad, n_pass[0], bad_pass[0]);
+           avx512 ? "" : ": SKIP, no AVX-512", n_cases, n_bad, n_pass[0], bad_pass[0]);
     if (avx512)
         printf("%u cases, %u differ\n", n_pass[1], bad_pass[1]);
     else
@@ -968,8 +1066,21 @@ static void test_model(void)
         model_thresholds(&m, eotf, tvit, mlc, vlt);
         n += compare_with_model(&cs, m, 2, cases[k].name, &differ);
     }
-    /* (the speed-up, active from 1920x1080 on, is checked against the goldens: the VMAF v1 runs
-     * use cambi_high_res_speedup=1080 on the 1080p fixtures) */
+    /* the speed-up, active from 1920x1080 on (the goldens cover it on the 1080p fixtures): odd
+     * sizes, so that the decimation made in the mask pass keeps a last odd row and column, at
+     * 8 bits (anti-dithered from the input rows) and 10 */
+    {
+        static const struct {
+            unsigned w, h, bpc;
+        } big[] = { { 1921, 1081, 8 }, { 2001, 1037, 10 } };
+        for (unsigned k = 0; k < 2; k++) {
+            Case cs = { "speed-up", big[k].w, big[k].h, big[k].bpc, BANDED,
+                        { { "cambi_high_res_speedup", "1080" } }, 1 };
+            Model m = model_default(cs.w, cs.h, cs.bpc);
+            m.speedup = true;
+            n += compare_with_model(&cs, m, 1, "cambi_hrs_1080", &differ);
+        }
+    }
     /* how many of the default model scores are not 0 (the comparison must see banding) */
     {
         unsigned *px = malloc(sizeof(unsigned) * 256 * 216);
@@ -1510,6 +1621,16 @@ static void test_refusals(void)
                  1u << bpc, (1u << bpc) - 1, bpc);
         CHECK(r.err == -EINVAL && strstr(r.error, text), "bpc %u: %d %s", bpc, r.err, r.error);
         run_free(&r);
+        /* resampled (the whole input is checked first) and anti-dithered (row by row) */
+        r = run_cambi((Opt[]){ { "enc_width", "250" }, { "enc_height", "200" } }, 2, &pic, NULL, 1,
+                      ls_cpu_detect());
+        CHECK(r.err == -EINVAL && strstr(r.error, text), "bpc %u resampled: %d %s", bpc, r.err,
+              r.error);
+        run_free(&r);
+        r = run_cambi((Opt[]){ { "enc_bitdepth", "8" } }, 1, &pic, NULL, 1, ls_cpu_detect());
+        CHECK(r.err == -EINVAL && strstr(r.error, text), "bpc %u anti-dithered: %d %s", bpc,
+              r.err, r.error);
+        run_free(&r);
         free_picture(&pic);
         free(px);
     }
@@ -1566,7 +1687,8 @@ static int bench(const char *path, unsigned w, unsigned h, unsigned frame)
             LsCambiSums sums = { 0 };
             memcpy(img, img0, (size_t)w * h * 2);
             const double t0 = now();
-            ls_cambi_spatial_mask(&d, mask, img, w, w, h, ls_cambi_mask_index(w, h), tmp);
+            ls_cambi_spatial_mask(&d, img, mask, w, w, h, ls_cambi_mask_index(w, h), false, NULL,
+                                  NULL, tmp);
             const double t1 = now();
             ls_cambi_mode_filter(&d, img, w, w, h, tmp);
             const double t2 = now();

@@ -48,6 +48,33 @@ static void put(VmafPicture *p, unsigned c, unsigned x, unsigned y, unsigned v)
         ((uint16_t *)((uint8_t *)p->data[c] + y * p->stride[c]))[x] = (uint16_t)v;
 }
 
+/* Frame f of a banded pair (cambi's subject): wide steps of a slow gradient, a noisy strip on
+ * the right, the distorted picture's steps shifted in places. */
+static void make_banded_pair(VmafPicture *ref, VmafPicture *dis, unsigned f, uint64_t seed)
+{
+    const unsigned max = (1u << ref->bpc) - 1, scale = max / 255 ? max / 255 : 1;
+    for (unsigned c = 0; c < 3 && ref->data[c]; c++) {
+        rng = seed * 0x9e3779b97f4a7c15ull + f * 131 + c * 7 + 1;
+        const unsigned w = ref->w[c], h = ref->h[c];
+        for (unsigned y = 0; y < h; y++) {
+            for (unsigned x = 0; x < w; x++) {
+                int v = (int)(((x * 2 + y * 3) / 40 + f + c * 5) % 64 * 3 * scale + 16 * scale);
+                if (x > w - w / 4)
+                    v += (int)(rnd() % (3 * scale + 1));
+                int d = v;
+                if (((x / 37 + y / 29 + f) % 3) == 0)
+                    d += (int)scale;
+                if (f % 3 == 2 && (rnd() % 23) == 0)
+                    d = (rnd() & 1) ? (int)max : 0;
+                v = v > (int)max ? (int)max : v;
+                d = d < 0 ? 0 : d > (int)max ? (int)max : d;
+                put(ref, c, x, y, (unsigned)v);
+                put(dis, c, x, y, (unsigned)d);
+            }
+        }
+    }
+}
+
 /* Frame f of a synthetic pair: a textured reference; the distorted picture is noisy (amplitude
  * per frame), identical in luma only (frame 1), or identical (frame 2); frame 4 adds extremes. */
 static void make_pair(VmafPicture *ref, VmafPicture *dis, unsigned f, uint64_t seed)
@@ -86,6 +113,7 @@ typedef struct Case {
     const char *features; /* space-separated NAME or NAME=k=v:k=v */
     unsigned threads;     /* of the CUDA context */
     unsigned subsample;   /* of both contexts (0: every frame) */
+    unsigned banded;      /* make_banded_pair's pictures instead of make_pair's */
 } Case;
 
 static VmafFeatureDictionary *parse_opts(const char *s)
@@ -171,7 +199,7 @@ static int run_context(const Case *c, int cuda, VmafContext **out, char *why, si
         if ((err = vmaf_picture_alloc(&ref, c->fmt, c->bpc, c->w, c->h)) ||
             (err = vmaf_picture_alloc(&dis, c->fmt, c->bpc, c->w, c->h)))
             goto fail;
-        make_pair(&ref, &dis, f, c->w * 31 + c->h + c->bpc);
+        (c->banded ? make_banded_pair : make_pair)(&ref, &dis, f, c->w * 31 + c->h + c->bpc);
         if ((err = vmaf_read_pictures(ctx, &ref, &dis, f))) {
             vmaf_picture_unref(&ref);
             vmaf_picture_unref(&dis);
@@ -421,7 +449,7 @@ int main(int argc, char **argv)
                                                  VMAF_PIX_FMT_YUV444P, VMAF_PIX_FMT_YUV400P };
     static const unsigned depths[] = { 8, 10, 12, 16 };
     static const unsigned sizes[][2] = { { 97, 61 }, { 331, 243 } };
-    Case cases[256];
+    Case cases[320];
     unsigned n = 0;
     char opts[64][128];
     unsigned n_opts = 0;
@@ -434,7 +462,7 @@ int main(int argc, char **argv)
                                      depths[di] > 12 ? "psnr motion float_motion vif adm"
                                      : (fi + di + s) & 1 ? "psnr psnr_hvs motion float_motion vif adm"
                                      : "psnr psnr_hvs=enable_chroma=false motion float_motion vif adm",
-                                     0, 0 };
+                                     0, 0, 0 };
     /* every psnr option */
     static const char *const psnr_opts[] = {
         "enable_mse=true:enable_apsnr=true",
@@ -448,10 +476,10 @@ int main(int argc, char **argv)
     };
     for (unsigned o = 0; o < (quick ? 2u : 8u); o++) {
         const char *f = FEATURES("psnr=%s", psnr_opts[o]);
-        cases[n++] = (Case){ 97, 61, 8, VMAF_PIX_FMT_YUV420P, 5, f, 0, 0 };
-        cases[n++] = (Case){ 173, 99, 10 + 2 * (o & 1), fmts[o % 4], 5, f, 0, 0 };
+        cases[n++] = (Case){ 97, 61, 8, VMAF_PIX_FMT_YUV420P, 5, f, 0, 0, 0 };
+        cases[n++] = (Case){ 173, 99, 10 + 2 * (o & 1), fmts[o % 4], 5, f, 0, 0, 0 };
         if (!quick)
-            cases[n++] = (Case){ 64, 33, 16, fmts[(o + 1) % 4], 5, f, 0, 0 };
+            cases[n++] = (Case){ 64, 33, 16, fmts[(o + 1) % 4], 5, f, 0, 0, 0 };
     }
     /* every motion option (float_motion's and integer motion's tables) */
     static const char *const motion_opts[] = {
@@ -467,9 +495,9 @@ int main(int argc, char **argv)
     };
     for (unsigned o = 0; o < (quick ? 3u : 9u); o++) {
         cases[n++] = (Case){ 97, 61, 8, o == 8 ? VMAF_PIX_FMT_YUV444P : VMAF_PIX_FMT_YUV420P, 7,
-                             motion_opts[o], 0, 0 };
+                             motion_opts[o], 0, 0, 0 };
         cases[n++] = (Case){ 171, 98, 10 + 2 * (o & 1), o >= 7 ? VMAF_PIX_FMT_YUV444P : fmts[o % 3],
-                             6, motion_opts[o], 2, 0 };
+                             6, motion_opts[o], 2, 0, 0 };
     }
     /* every vif and adm option (the CPU's tables), at odd and even sizes and several depths */
     static const char *const vif_adm_opts[] = {
@@ -483,11 +511,11 @@ int main(int argc, char **argv)
         "adm=adm_noise_weight=0:debug=true vif=debug=true",
     };
     for (unsigned o = 0; o < (quick ? 2u : 8u); o++) {
-        cases[n++] = (Case){ 97, 61, 8, VMAF_PIX_FMT_YUV420P, 3, vif_adm_opts[o], 0, 0 };
-        cases[n++] = (Case){ 171, 98, 10 + 2 * (o & 1), fmts[o % 4], 3, vif_adm_opts[o], 2, 0 };
+        cases[n++] = (Case){ 97, 61, 8, VMAF_PIX_FMT_YUV420P, 3, vif_adm_opts[o], 0, 0, 0 };
+        cases[n++] = (Case){ 171, 98, 10 + 2 * (o & 1), fmts[o % 4], 3, vif_adm_opts[o], 2, 0, 0 };
         if (!quick)
             cases[n++] = (Case){ 65, 33, 16 - 7 * (o & 1), fmts[(o + 1) % 4], 2, vif_adm_opts[o], 0,
-                                 0 };
+                                 0, 0 };
     }
     /* every float_ssim and ssim option */
     static const char *const ssim_opts[] = {
@@ -498,12 +526,12 @@ int main(int argc, char **argv)
         "float_ssim=scale=1:enable_db=true",
     };
     for (unsigned o = 0; o < (quick ? 2u : 5u); o++) {
-        cases[n++] = (Case){ 97, 61, 8, VMAF_PIX_FMT_YUV420P, 3, ssim_opts[o], 0, 0 };
-        cases[n++] = (Case){ 171, 98, o & 1 ? 16 : 10, fmts[o % 4], 3, ssim_opts[o], 2, 0 };
+        cases[n++] = (Case){ 97, 61, 8, VMAF_PIX_FMT_YUV420P, 3, ssim_opts[o], 0, 0, 0 };
+        cases[n++] = (Case){ 171, 98, o & 1 ? 16 : 10, fmts[o % 4], 3, ssim_opts[o], 2, 0, 0 };
     }
-    cases[n++] = (Case){ 11, 11, 12, VMAF_PIX_FMT_YUV400P, 2, "float_ssim ssim", 0, 0 };
-    cases[n++] = (Case){ 10, 10, 8, VMAF_PIX_FMT_YUV420P, 1, "float_ssim", 0, 0 };
-    cases[n++] = (Case){ 3, 2, 9, VMAF_PIX_FMT_YUV420P, 2, "ssim", 0, 0 };
+    cases[n++] = (Case){ 11, 11, 12, VMAF_PIX_FMT_YUV400P, 2, "float_ssim ssim", 0, 0, 0 };
+    cases[n++] = (Case){ 10, 10, 8, VMAF_PIX_FMT_YUV420P, 1, "float_ssim", 0, 0, 0 };
+    cases[n++] = (Case){ 3, 2, 9, VMAF_PIX_FMT_YUV420P, 2, "ssim", 0, 0, 0 };
     /* every float_vif and float_adm option a twin computes (vif_prescale != 1 and adm_p_norm != 3
      * run on the CPU by design) */
     static const char *const float_opts[] = {
@@ -514,58 +542,124 @@ int main(int argc, char **argv)
         "float_vif=vif_kernelscale=2 float_adm=adm_f1s0=0.5:adm_f2s1=0.25:adm_min_val=0.3:adm_dlm_weight=0.2",
     };
     for (unsigned o = 0; o < (quick ? 2u : 5u); o++) {
-        cases[n++] = (Case){ 97, 61, 8, VMAF_PIX_FMT_YUV420P, 3, float_opts[o], 0, 0 };
-        cases[n++] = (Case){ 171, 98, o & 1 ? 12 : 10, fmts[o % 4], 3, float_opts[o], 2, 0 };
+        cases[n++] = (Case){ 97, 61, 8, VMAF_PIX_FMT_YUV420P, 3, float_opts[o], 0, 0, 0 };
+        cases[n++] = (Case){ 171, 98, o & 1 ? 12 : 10, fmts[o % 4], 3, float_opts[o], 2, 0, 0 };
     }
-    cases[n++] = (Case){ 17, 17, 8, VMAF_PIX_FMT_YUV420P, 2, "float_adm", 0, 0 };
-    cases[n++] = (Case){ 16, 17, 8, VMAF_PIX_FMT_YUV420P, 1, "float_adm", 0, 0 };
-    cases[n++] = (Case){ 16, 16, 16, VMAF_PIX_FMT_YUV400P, 2, "float_vif", 0, 0 };
-    cases[n++] = (Case){ 15, 16, 8, VMAF_PIX_FMT_YUV420P, 1, "float_vif", 0, 0 };
+    cases[n++] = (Case){ 17, 17, 8, VMAF_PIX_FMT_YUV420P, 2, "float_adm", 0, 0, 0 };
+    cases[n++] = (Case){ 16, 17, 8, VMAF_PIX_FMT_YUV420P, 1, "float_adm", 0, 0, 0 };
+    cases[n++] = (Case){ 16, 16, 16, VMAF_PIX_FMT_YUV400P, 2, "float_vif", 0, 0, 0 };
+    cases[n++] = (Case){ 15, 16, 8, VMAF_PIX_FMT_YUV420P, 1, "float_vif", 0, 0, 0 };
     /* vif's and adm's smallest frames and refusals */
-    cases[n++] = (Case){ 33, 33, 8, VMAF_PIX_FMT_YUV420P, 3, "vif adm", 0, 0 };
-    cases[n++] = (Case){ 16, 16, 10, VMAF_PIX_FMT_YUV400P, 3, "vif", 0, 0 };
-    cases[n++] = (Case){ 15, 40, 8, VMAF_PIX_FMT_YUV420P, 1, "vif", 0, 0 };
-    cases[n++] = (Case){ 40, 32, 8, VMAF_PIX_FMT_YUV420P, 1, "adm", 0, 0 };
-    cases[n++] = (Case){ 64, 64, 8, VMAF_PIX_FMT_YUV420P, 1, "adm=adm_csf_mode=1", 0, 0 };
+    cases[n++] = (Case){ 33, 33, 8, VMAF_PIX_FMT_YUV420P, 3, "vif adm", 0, 0, 0 };
+    cases[n++] = (Case){ 16, 16, 10, VMAF_PIX_FMT_YUV400P, 3, "vif", 0, 0, 0 };
+    cases[n++] = (Case){ 15, 40, 8, VMAF_PIX_FMT_YUV420P, 1, "vif", 0, 0, 0 };
+    cases[n++] = (Case){ 40, 32, 8, VMAF_PIX_FMT_YUV420P, 1, "adm", 0, 0, 0 };
+    cases[n++] = (Case){ 64, 64, 8, VMAF_PIX_FMT_YUV420P, 1, "adm=adm_csf_mode=1", 0, 0, 0 };
     /* psnr_hvs block-walk edges and refusals (compared with the CPU's messages) */
-    cases[n++] = (Case){ 8, 8, 8, VMAF_PIX_FMT_YUV400P, 3, "psnr_hvs", 0, 0 };
-    cases[n++] = (Case){ 15, 15, 10, VMAF_PIX_FMT_YUV420P, 3, "psnr_hvs", 0, 0 };
-    cases[n++] = (Case){ 16, 16, 12, VMAF_PIX_FMT_YUV422P, 3, "psnr_hvs=enable_chroma=false", 0, 0 };
-    cases[n++] = (Case){ 22, 15, 8, VMAF_PIX_FMT_YUV444P, 3, "psnr_hvs", 0, 0 };
-    cases[n++] = (Case){ 14, 14, 8, VMAF_PIX_FMT_YUV420P, 1, "psnr_hvs", 0, 0 };
-    cases[n++] = (Case){ 7, 20, 8, VMAF_PIX_FMT_YUV444P, 1, "psnr_hvs", 0, 0 };
-    cases[n++] = (Case){ 64, 64, 16, VMAF_PIX_FMT_YUV420P, 1, "psnr_hvs", 0, 0 };
-    cases[n++] = (Case){ 64, 64, 13, VMAF_PIX_FMT_YUV420P, 1, "psnr", 0, 0 };
+    cases[n++] = (Case){ 8, 8, 8, VMAF_PIX_FMT_YUV400P, 3, "psnr_hvs", 0, 0, 0 };
+    cases[n++] = (Case){ 15, 15, 10, VMAF_PIX_FMT_YUV420P, 3, "psnr_hvs", 0, 0, 0 };
+    cases[n++] = (Case){ 16, 16, 12, VMAF_PIX_FMT_YUV422P, 3, "psnr_hvs=enable_chroma=false", 0, 0, 0 };
+    cases[n++] = (Case){ 22, 15, 8, VMAF_PIX_FMT_YUV444P, 3, "psnr_hvs", 0, 0, 0 };
+    cases[n++] = (Case){ 14, 14, 8, VMAF_PIX_FMT_YUV420P, 1, "psnr_hvs", 0, 0, 0 };
+    cases[n++] = (Case){ 7, 20, 8, VMAF_PIX_FMT_YUV444P, 1, "psnr_hvs", 0, 0, 0 };
+    cases[n++] = (Case){ 64, 64, 16, VMAF_PIX_FMT_YUV420P, 1, "psnr_hvs", 0, 0, 0 };
+    cases[n++] = (Case){ 64, 64, 13, VMAF_PIX_FMT_YUV420P, 1, "psnr", 0, 0, 0 };
     /* motion's minimum sizes and refusals */
-    cases[n++] = (Case){ 3, 3, 8, VMAF_PIX_FMT_YUV420P, 4, "motion float_motion", 0, 0 };
-    cases[n++] = (Case){ 2, 9, 8, VMAF_PIX_FMT_YUV420P, 2, "motion", 0, 0 };
-    cases[n++] = (Case){ 9, 2, 10, VMAF_PIX_FMT_YUV444P, 2, "float_motion", 0, 0 };
-    cases[n++] = (Case){ 5, 5, 8, VMAF_PIX_FMT_YUV400P, 2, "float_motion=motion_add_uv=true", 0, 0 };
+    cases[n++] = (Case){ 3, 3, 8, VMAF_PIX_FMT_YUV420P, 4, "motion float_motion", 0, 0, 0 };
+    cases[n++] = (Case){ 2, 9, 8, VMAF_PIX_FMT_YUV420P, 2, "motion", 0, 0, 0 };
+    cases[n++] = (Case){ 9, 2, 10, VMAF_PIX_FMT_YUV444P, 2, "float_motion", 0, 0, 0 };
+    cases[n++] = (Case){ 5, 5, 8, VMAF_PIX_FMT_YUV400P, 2, "float_motion=motion_add_uv=true", 0, 0, 0 };
     /* worker threads in the CUDA context (twins run serially in the caller), subsampling */
     cases[n++] = (Case){ 640, 360, 10, VMAF_PIX_FMT_YUV420P, 6,
-                         "psnr=enable_apsnr=true psnr_hvs motion float_motion vif adm", 4, 0 };
+                         "psnr=enable_apsnr=true psnr_hvs motion float_motion vif adm", 4, 0, 0 };
     cases[n++] = (Case){ 320, 240, 8, VMAF_PIX_FMT_YUV420P, 9,
-                         "psnr psnr_hvs motion float_motion vif adm", 2, 3 };
+                         "psnr psnr_hvs motion float_motion vif adm", 2, 3, 0 };
+    /* speed_chroma and speed_temporal: every option, the weighting modes, the prescale methods
+     * (bilinear on the device; the others run on the CPU by design), odd sizes, refusals */
+    static const char *const speed_opts[] = {
+        "speed_chroma speed_temporal",
+        "speed_chroma=speed_weight_var_mode=5:speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_max_val=45",
+        "speed_chroma=speed_weight_var_mode=1:speed_kernelscale=0.5 speed_temporal=speed_kernelscale=0.5",
+        "speed_chroma=speed_weight_var_mode=2:speed_prescale=0.5:speed_prescale_method=bilinear "
+        "speed_temporal=speed_prescale=0.6:speed_prescale_method=bilinear",
+        "speed_chroma=speed_weight_var_mode=3:speed_kernelscale=1.5 speed_temporal=speed_use_ref_diff=true",
+        "speed_chroma=speed_weight_var_mode=4:speed_prescale=1.6:speed_prescale_method=bilinear "
+        "speed_temporal=speed_sigma_nn=0.5:speed_nn_floor=0.3",
+        "speed_chroma=speed_weight_var_mode=6:speed_kernelscale=2 speed_temporal=speed_kernelscale=2",
+        "speed_chroma=speed_prescale=0.5:speed_prescale_method=lanczos4 "
+        "speed_temporal=speed_prescale=0.5",
+    };
+    for (unsigned o = 0; o < (quick ? 2u : 8u); o++) {
+        cases[n++] = (Case){ 176, 168, 8, VMAF_PIX_FMT_YUV420P, 4, speed_opts[o], 0, 0, 0 };
+        cases[n++] = (Case){ 331, 243, 10 + 2 * (o & 1), fmts[o % 3], 4, speed_opts[o], 2, 0, 0 };
+        if (!quick)
+            cases[n++] = (Case){ 211, 175, o & 1 ? 16 : 10, fmts[(o + 1) % 3], 3, speed_opts[o],
+                                 0, 0, o & 1 };
+    }
+    cases[n++] = (Case){ 160, 160, 8, VMAF_PIX_FMT_YUV420P, 3, "speed_chroma speed_temporal", 0, 0, 0 };
+    cases[n++] = (Case){ 158, 170, 8, VMAF_PIX_FMT_YUV420P, 1, "speed_chroma", 0, 0, 0 };
+    cases[n++] = (Case){ 96, 96, 10, VMAF_PIX_FMT_YUV400P, 1, "speed_chroma", 0, 0, 0 };
+    cases[n++] = (Case){ 79, 96, 8, VMAF_PIX_FMT_YUV400P, 1, "speed_temporal", 0, 0, 0 };
+    cases[n++] = (Case){ 320, 240, 8, VMAF_PIX_FMT_YUV420P, 7, "speed_temporal speed_chroma", 2, 3, 0 };
+    /* cambi: every option the twin computes (full_ref and heatmaps_path run on the CPU by
+     * design), the speed-up, encode-side sizes and depths, pooling with and without the
+     * selection, refusals */
+    static const char *const cambi_opts[] = {
+        "cambi",
+        "cambi=cambi_vis_lum_threshold=0.06:cambi_max_val=17",
+        "cambi=topk=0.01:max_log_contrast=3",
+        "cambi=cambi_topk=0.2:tvi_threshold=0.05:window_size=31",
+        "cambi=eotf=pq:max_log_contrast=0:topk=1",
+        "cambi=enc_width=320:enc_height=240:enc_bitdepth=8",
+        "cambi=cambi_eotf=pq:max_log_contrast=5:cambi_vis_lum_threshold=1",
+        "cambi=full_ref=true",
+    };
+    for (unsigned o = 0; o < (quick ? 2u : 8u); o++) {
+        cases[n++] = (Case){ 331, 243, 8, VMAF_PIX_FMT_YUV420P, 3, cambi_opts[o], 0, 0, 1 };
+        cases[n++] = (Case){ 400, 300, 9 + (o % 4), fmts[o % 4], 3, cambi_opts[o], 2, 0, 1 };
+        if (!quick)
+            cases[n++] = (Case){ 640, 360, o & 1 ? 16 : 10, fmts[(o + 1) % 4], 2, cambi_opts[o], 0,
+                                 0, o & 1 };
+    }
+    cases[n++] = (Case){ 216, 100, 10, VMAF_PIX_FMT_YUV420P, 2, "cambi", 0, 0, 1 };
+    cases[n++] = (Case){ 215, 215, 8, VMAF_PIX_FMT_YUV420P, 1, "cambi", 0, 0, 1 };
+    /* the VMAF v1 feature set */
+    static const char *const v1 =
+        "cambi=cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17 "
+        "speed_chroma=speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_max_val=45 "
+        "adm=adm_csf_mode=2:adm_norm_view_dist=3:adm_ref_display_height=1080:adm_dlm_weight=0.7:"
+        "adm_noise_weight=0.02:adm_min_val=0.5:adm_enhn_gain_limit=1 "
+        "motion=motion_max_val=18:motion_five_frame_window=true:motion_moving_average=true";
+    cases[n++] = (Case){ 640, 360, 10, VMAF_PIX_FMT_YUV420P, 6, v1, 2, 0, 1 };
+    if (!quick) {
+        cases[n++] = (Case){ 1920, 1080, 10, VMAF_PIX_FMT_YUV420P, 4, v1, 0, 0, 1 };
+        cases[n++] = (Case){ 1920, 1080, 8, VMAF_PIX_FMT_YUV420P, 3, v1, 0, 0, 0 };
+        cases[n++] = (Case){ 3840, 2160, 10, VMAF_PIX_FMT_YUV420P, 3, v1, 0, 0, 1 };
+        cases[n++] = (Case){ 3840, 2160, 12, VMAF_PIX_FMT_YUV444P, 2,
+                             "speed_chroma=speed_prescale=0.5:speed_prescale_method=bilinear "
+                             "speed_temporal cambi=cambi_high_res_speedup=2160",
+                             0, 0, 0 };
+    }
     if (!quick) {
         /* long float chains */
         cases[n++] = (Case){ 1920, 1080, 10, VMAF_PIX_FMT_YUV420P, 3,
                              "psnr=enable_mse=true psnr_hvs motion float_motion vif adm float_ssim ssim",
-                             0, 0 };
+                             0, 0, 0 };
         cases[n++] = (Case){ 1280, 720, 8, VMAF_PIX_FMT_YUV420P, 3,
-                             "float_ssim=scale=1:enable_lcs=true ssim", 0, 0 };
+                             "float_ssim=scale=1:enable_lcs=true ssim", 0, 0, 0 };
         cases[n++] = (Case){ 1921, 1081, 8, VMAF_PIX_FMT_YUV444P, 3,
-                             "vif adm motion float_vif float_adm float_motion", 0, 0 };
+                             "vif adm motion float_vif float_adm float_motion", 0, 0, 0 };
         cases[n++] = (Case){ 3840, 2160, 8, VMAF_PIX_FMT_YUV420P, 5,
                              "psnr=enable_apsnr=true psnr_hvs motion float_motion vif adm float_ssim",
-                             0, 0 };
+                             0, 0, 0 };
         cases[n++] = (Case){ 3840, 2160, 12, VMAF_PIX_FMT_YUV422P, 3,
-                             "vif=vif_enhn_gain_limit=1 adm=adm_enhn_gain_limit=1 motion", 0, 0 };
+                             "vif=vif_enhn_gain_limit=1 adm=adm_enhn_gain_limit=1 motion", 0, 0, 0 };
         cases[n++] = (Case){ 3840, 2160, 8, VMAF_PIX_FMT_YUV420P, 3, "float_vif float_adm float_motion",
-                             0, 0 };
-        cases[n++] = (Case){ 3840, 2160, 10, VMAF_PIX_FMT_YUV422P, 2, "psnr psnr_hvs", 0, 0 };
+                             0, 0, 0 };
+        cases[n++] = (Case){ 3840, 2160, 10, VMAF_PIX_FMT_YUV422P, 2, "psnr psnr_hvs", 0, 0, 0 };
         cases[n++] = (Case){ 3840, 2160, 12, VMAF_PIX_FMT_YUV444P, 3,
-                             "psnr psnr_hvs=enable_chroma=false float_motion=motion_add_uv=true", 0, 0 };
-        cases[n++] = (Case){ 3840, 2160, 16, VMAF_PIX_FMT_YUV400P, 2, "psnr=enable_mse=true", 0, 0 };
+                             "psnr psnr_hvs=enable_chroma=false float_motion=motion_add_uv=true", 0, 0, 0 };
+        cases[n++] = (Case){ 3840, 2160, 16, VMAF_PIX_FMT_YUV400P, 2, "psnr=enable_mse=true", 0, 0, 0 };
     }
 #undef FEATURES
     for (unsigned i = 0; i < n; i++)

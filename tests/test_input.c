@@ -808,9 +808,12 @@ static void test_bad_inputs(void)
         run_bad_case(&c, path);
     }
 
-    /* compressed video: refused with the way to decode it, by its first bytes whatever the raw
-     * parameters, by a container extension when no raw parameters are given */
+    /* compressed video: decoded by a build with FFmpeg's libraries (these broken ones refused
+     * with what the libraries said), else refused with the way to decode it; by its first bytes
+     * whatever the raw parameters, by a container extension when no raw parameters are given */
     {
+        char versions[128];
+        const bool decodes = ls_input_decodes_containers(versions, sizeof(versions));
         static const struct {
             const char *file, *content;
             size_t len;
@@ -833,7 +836,11 @@ static void test_bad_inputs(void)
             snprintf(decode, sizeof(decode), "(compressed video), not Y4M or raw YUV: decode it "
                      "first, e.g. ffmpeg -i %s -f yuv4mpegpipe -strict -1 - | lockstep -r ref.y4m "
                      "-d -", path);
-            CHECK(ret == -EINVAL && strstr(err, containers[i].kind) && strstr(err, decode),
+            if (decodes)
+                snprintf(decode, sizeof(decode), "%s: FFmpeg's libraries cannot read it: Invalid "
+                         "data found when processing input", path);
+            CHECK(ret == -EINVAL && (decodes || strstr(err, containers[i].kind)) &&
+                      strstr(err, decode),
                   "container %s: %d %s", containers[i].file, ret, err);
             printf("  %-28s -> %s\n", containers[i].file, err);
         }

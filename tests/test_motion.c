@@ -168,7 +168,7 @@ static void fill_plane(Plane *pl, unsigned bpc, enum Fill fill)
 static const unsigned sizes[][2] = { { 3, 3 },   { 7, 7 },   { 8, 8 },    { 9, 5 },   { 15, 15 },
                                      { 16, 16 }, { 17, 13 }, { 31, 4 },   { 33, 37 }, { 97, 61 },
                                      { 64, 9 },  { 71, 22 }, { 131, 77 }, { 200, 30 } };
-static const unsigned depths[] = { 8, 9, 10, 11, 12, 16 };
+static const unsigned depths[] = { 8, 9, 10, 11, 12, 15, 16 };
 #define N_SIZES (sizeof(sizes) / sizeof(sizes[0]))
 #define N_DEPTHS (sizeof(depths) / sizeof(depths[0]))
 
@@ -178,9 +178,16 @@ static void test_checkasm(void)
         printf("checkasm: no AVX2 on this CPU, AVX2 variants not tested\n");
         return;
     }
-    LsMotionDsp c, avx2;
+    LsMotionDsp c, avx2, avx512;
     ls_motion_dsp_init(&c, 0);
     ls_motion_dsp_init(&avx2, LS_CPU_FLAG_AVX2);
+    const bool have_avx512 = (ls_cpu_detect() & LS_CPU_FLAG_AVX512) != 0;
+    ls_motion_dsp_init(&avx512, LS_CPU_FLAG_AVX2 | LS_CPU_FLAG_AVX512);
+    if (!have_avx512)
+        printf("SKIP: AVX-512 int_sad (not on this CPU)\n");
+    else
+        CHECK(avx512.int_sad != avx2.int_sad, "AVX-512 int_sad not installed");
+    unsigned n_int512 = 0, bad_int512 = 0;
     CHECK(avx2.blur != c.blur && avx2.sad != c.sad && avx2.int_sad != c.int_sad,
           "AVX2 variants not installed");
     const struct {
@@ -202,6 +209,18 @@ static void test_checkasm(void)
                 const uint64_t sad_c = c.int_sad(pl.a, pl.stride, pl.b, pl.stride, w, h, bpc, tmp);
                 const uint64_t sad_avx2 =
                     avx2.int_sad(pl.a, pl.stride, pl.b, pl.stride, w, h, bpc, tmp);
+                if (have_avx512) {
+                    const uint64_t sad_avx512 =
+                        avx512.int_sad(pl.a, pl.stride, pl.b, pl.stride, w, h, bpc, tmp);
+                    n_int512++;
+                    if (sad_c != sad_avx512) {
+                        bad_int512++;
+                        CHECK(0,
+                              "checkasm int_sad avx512: %ux%u bpc %u %s: C %" PRIu64
+                              ", AVX-512 %" PRIu64,
+                              w, h, bpc, fill_names[fill], sad_c, sad_avx512);
+                    }
+                }
                 free(tmp);
                 n_int++;
                 if (sad_c != sad_avx2) {
@@ -287,6 +306,8 @@ static void test_checkasm(void)
     printf("checkasm: blur avx2 vs c: %u cases, %u differ; sad: %u cases, %u differ; "
            "int_sad: %u cases, %u differ\n",
            n_blur, bad_blur, n_sad, bad_sad, n_int, bad_int);
+    if (have_avx512)
+        printf("checkasm: int_sad avx512 vs c: %u cases, %u differ\n", n_int512, bad_int512);
 }
 
 /* ---- running an extractor on synthetic frames ---- */

@@ -1,7 +1,10 @@
 /* The CLI's --model arguments, loaded: built-in or from a file, as a single model or a
- * collection, with their EXTRACTOR.OPTION=VALUE overloads applied. */
+ * collection, with their EXTRACTOR.OPTION=VALUE overloads applied (a run's models, run.c; the
+ * --model fuzz target). */
 #ifndef LOCKSTEP_TOOLS_CLI_MODELS_H
 #define LOCKSTEP_TOOLS_CLI_MODELS_H
+
+#include <stddef.h>
 
 #include "cli_parse.h"
 
@@ -13,8 +16,8 @@ typedef struct CliLoadedModel {
 } CliLoadedModel;
 
 /* Loads each model of s into lm (zeroed, s->n_models entries) and applies its overloads; on
- * failure prints one line and returns -1 (free_models frees what was loaded). */
-int load_models(const CliSettings *s, CliLoadedModel *lm);
-void free_models(CliLoadedModel *lm, unsigned n);
+ * failure describes it in err (one line) and returns -1 (cli_free_models frees what was loaded). */
+int cli_load_models(const CliSettings *s, CliLoadedModel *lm, char *err, size_t err_len);
+void cli_free_models(CliLoadedModel *lm, unsigned n);
 
 #endif

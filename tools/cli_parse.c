@@ -2,6 +2,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <setjmp.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,8 @@ static const char usage_text[] =
     "Usage: %s [options]\n"
     "\n"
     "Inputs (Y4M is detected from its signature; raw YUV needs -w -h -p -b):\n"
-    "  -r, --reference PATH      reference video (.y4m or raw .yuv, - for stdin)\n"
+    "  -r, --reference PATH      reference video (.y4m, raw .yuv, or with FFmpeg's libraries a\n"
+    "                            container: .mp4, .mkv, ...; - for stdin)\n"
     "  -d, --distorted PATH      distorted video\n"
     "  -w, --width N             raw YUV: luma width\n"
     "  -h, --height N            raw YUV: luma height\n"
@@ -51,8 +53,13 @@ static const char usage_text[] =
     "  -o, --output PATH         write the report here (without it, the pooled scores are printed)\n"
     "  --xml | --json | --csv | --sub   report format (default XML; the last one wins)\n"
     "  --precision N|max|full|legacy    score format: %%.Ng, %%.17g, or %%.6f\n"
+    "  --html PATH               also write a self-contained HTML page of the run: inputs,\n"
+    "                            settings, pooled scores, worst frames, per-frame plots\n"
     "Frames:\n"
     "  --frame_cnt N             score at most N frame pairs\n"
+    "  --frame_range A:B         score frames A..B-1 only (a shard), each as the whole run scores\n"
+    "                            it (temporal features read the frames around); -o then writes a\n"
+    "                            shard report (JSON, exact) for `%s merge`\n"
     "  --frame_skip_ref N        skip the first N reference frames\n"
     "  --frame_skip_dist N       skip the first N distorted frames\n"
     "  --subsample N             score every N-th frame only\n"
@@ -72,29 +79,63 @@ static const char usage_text[] =
     "  --list-extractors         print the extractors built in, with their backend\n"
     "  --help                    this text\n"
     "\n"
-    "Exit status: 0 success, 1 usage error, 3 --parity found differences, 255 any other error.\n";
+    "\n"
+    "%s merge [-o PATH] [--xml|--json|--csv|--sub] [--precision P] [-q] SHARD.json...\n"
+    "                            the report of the whole video from its shards' reports (any\n"
+    "                            order): the same bytes as one run's, but for fps\n"
+    "\n"
+    "Exit status: 0 success, 1 usage error, 3 --parity found differences, 255 any other error.\n"
+    "Containers: %s\n";
+
+/* The usage text, with the program's name and what this build decodes. */
+static void print_usage(const char *name)
+{
+    char versions[128], containers[192];
+    if (ls_input_decodes_containers(versions, sizeof(versions)))
+        snprintf(containers, sizeof(containers), "read through %s", versions);
+    else
+        snprintf(containers, sizeof(containers),
+                 "none (built without FFmpeg's libavformat, libavcodec, libavutil)");
+    printf(usage_text, name, name, name, containers);
+}
 
 static const char *argv0 = "lockstep";
 
-/* Parsing ends early (a usage error, --help) by jumping back into cli_parse with the exit status,
- * rather than by exit(): the parser then runs in-process many times over (the fuzzer). Nothing
- * is allocated while parsing, so the jump leaks nothing. */
-static jmp_buf parse_done;
+/* Parsing stops at the first problem: the message goes to the caller's buffer and the parse
+ * returns (a long jump out of the option loop), so that a library call never exits. One parse at
+ * a time (getopt's state is global anyway): callers serialise (run.c). */
+static jmp_buf parse_stop;
 static int parse_status;
+static char *parse_err;
+static size_t parse_err_len;
 
-static _Noreturn void finish(int status)
+static void stop_parse(int status)
 {
     parse_status = status;
-    longjmp(parse_done, 1);
+    longjmp(parse_stop, 1);
+}
+
+static void parse_fail(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+static void parse_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(parse_err, parse_err_len, fmt, ap);
+    va_end(ap);
+    stop_parse(CLI_PARSE_ERROR);
 }
 
 /* One line naming the problem; the full usage is one --help away. */
 static void usage_error(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "%s: ", argv0);
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, " (see --help)\n");
-    finish(1);
+    char msg[1400];
+    snprintf(msg, sizeof(msg), fmt, arg);
+    parse_fail("%s: %s (see --help)", argv0, msg);
 }
 
 static unsigned parse_unsigned(const char *arg, const char *what)
@@ -174,9 +215,8 @@ static void parse_feature(CliSettings *s, const char *arg)
     char bad[1025];
     f->arg = arg;
     if (split_feature(arg, f->name, sizeof(f->name), NULL, bad, sizeof(bad))) {
-        fprintf(stderr, "%s: Problem parsing feature \"%s\", bad option string \"%s\": expected "
-                        "NAME=option=value[:option=value...] (see --help)\n", argv0, f->name, bad);
-        finish(1);
+        parse_fail("%s: Problem parsing feature \"%s\", bad option string \"%s\": expected "
+                   "NAME=option=value[:option=value...] (see --help)", argv0, f->name, bad);
     }
     if (!f->name[0])
         usage_error("Problem parsing feature \"%s\": empty extractor name.", arg);
@@ -185,9 +225,8 @@ static void parse_feature(CliSettings *s, const char *arg)
 
 static void model_error(const char *arg, const char *why, const char *item)
 {
-    fprintf(stderr, "%s: Problem parsing model \"%s\": %s%s%s (see --help)\n", argv0, arg, why,
-            item ? " " : "", item ? item : "");
-    finish(1);
+    parse_fail("%s: Problem parsing model \"%s\": %s%s%s (see --help)", argv0, arg, why,
+               item ? " " : "", item ? item : "");
 }
 
 static void parse_model(CliSettings *s, const char *arg)
@@ -196,6 +235,7 @@ static void parse_model(CliSettings *s, const char *arg)
         usage_error("A maximum of %s models are supported", "32");
     CliModel *m = &s->model[s->n_models];
     memset(m, 0, sizeof(*m));
+    m->arg = arg;
     snprintf(m->buf, sizeof(m->buf), "%s", arg); /* libvmaf considers the first 1024 characters */
     m->name = "vmaf";
     char *next = m->buf;
@@ -304,21 +344,20 @@ static void apply_preset(CliSettings *s, const char *option, const char *version
     usage_error(msg, version);
 }
 
+static void parse_frame_range(CliSettings *s, const char *arg);
+
 static void parse_precision(CliSettings *s, const char *arg)
 {
     s->score_format = lockstep_precision_format(arg);
-    if (!s->score_format) {
-        fprintf(stderr,
-                "%s: --precision must be an integer 1..17, or one of: max, full, legacy (got: %s)\n",
-                argv0, arg);
-        finish(1);
-    }
+    if (!s->score_format)
+        parse_fail("%s: --precision must be an integer 1..17, or one of: max, full, legacy (got: %s)",
+                   argv0, arg);
 }
 
 enum {
     OPT_FEATURE = 256, OPT_XML, OPT_JSON, OPT_CSV, OPT_SUB, OPT_PRECISION, OPT_THREADS,
     OPT_FRAME_CNT, OPT_SKIP_REF, OPT_SKIP_DIST, OPT_SUBSAMPLE, OPT_GPUMASK, OPT_BACKEND, OPT_GPU,
-    OPT_PARITY, OPT_HELP, OPT_LIST, OPT_AOM_CTC, OPT_NFLX_CTC,
+    OPT_PARITY, OPT_HELP, OPT_LIST, OPT_AOM_CTC, OPT_NFLX_CTC, OPT_FRAME_RANGE, OPT_HTML,
 };
 
 static const struct option long_opts[] = {
@@ -342,6 +381,7 @@ static const struct option long_opts[] = {
     { "precision", required_argument, NULL, OPT_PRECISION },
     { "threads", required_argument, NULL, OPT_THREADS },
     { "frame_cnt", required_argument, NULL, OPT_FRAME_CNT },
+    { "frame_range", required_argument, NULL, OPT_FRAME_RANGE },
     { "frame_skip_ref", required_argument, NULL, OPT_SKIP_REF },
     { "frame_skip_dist", required_argument, NULL, OPT_SKIP_DIST },
     { "subsample", required_argument, NULL, OPT_SUBSAMPLE },
@@ -353,18 +393,36 @@ static const struct option long_opts[] = {
     { "list-extractors", no_argument, NULL, OPT_LIST },
     { "aom_ctc", required_argument, NULL, OPT_AOM_CTC },
     { "nflx_ctc", required_argument, NULL, OPT_NFLX_CTC },
+    { "html", required_argument, NULL, OPT_HTML },
     { NULL, 0, NULL, 0 },
 };
 
-int cli_parse(int argc, char **argv, CliSettings *s)
+/* Frames given by the caller (lockstep_run_open_pictures) rather than read from files: what
+ * only files have is refused, naming the way to do it with arrays. */
+static void check_pictures_settings(const CliSettings *s)
 {
-    if (setjmp(parse_done))
-        return parse_status;
+    static const char *const why = "frames are given, not read from files";
+    if (s->ref_path || s->dist_path)
+        parse_fail("%s: -r/-d name files: %s", argv0, why);
+    if (s->raw_given)
+        parse_fail("%s: -w/-h/-p/-b describe raw files: %s (their geometry is the frames')",
+                   argv0, why);
+    if (s->skip_ref || s->skip_dist || s->frame_cnt)
+        parse_fail("%s: --frame_skip_ref, --frame_skip_dist and --frame_cnt pick frames of files: "
+                   "%s (give the frames to score)", argv0, why);
+    if (s->sharded)
+        parse_fail("%s: --frame_range reads the frames around a shard from files: %s", argv0,
+                   why);
+}
+
+static void parse_settings(int argc, char **argv, CliSettings *s, bool pictures)
+{
     memset(s, 0, sizeof(*s));
     argv0 = argv[0];
     s->fmt = VMAF_OUTPUT_FORMAT_XML;
     s->backend = LOCKSTEP_BACKEND_CPU;
     opterr = 0;
+    optind = 0; /* glibc: 0 starts a fresh scan (a library caller parses many times) */
     int c;
     while ((c = getopt_long(argc, argv, ":r:d:w:h:p:b:m:o:nqvc:", long_opts, NULL)) != -1) {
         switch (c) {
@@ -390,16 +448,17 @@ int cli_parse(int argc, char **argv, CliSettings *s)
         case 'o': s->output_path = optarg; break;
         case 'n': s->no_prediction = true; break;
         case 'q': s->quiet = true; break;
-        case 'v': fprintf(stderr, "%s\n", vmaf_version()); finish(0);
+        case 'v': fprintf(stderr, "%s\n", vmaf_version()); stop_parse(CLI_PARSE_DONE); break;
         case 'c': s->cpumask = parse_unsigned(optarg, "--cpumask"); break;
         case OPT_FEATURE: parse_feature(s, optarg); break;
-        case OPT_XML: s->fmt = VMAF_OUTPUT_FORMAT_XML; break;
-        case OPT_JSON: s->fmt = VMAF_OUTPUT_FORMAT_JSON; break;
-        case OPT_CSV: s->fmt = VMAF_OUTPUT_FORMAT_CSV; break;
-        case OPT_SUB: s->fmt = VMAF_OUTPUT_FORMAT_SUB; break;
+        case OPT_XML: s->fmt = VMAF_OUTPUT_FORMAT_XML; s->fmt_given = true; break;
+        case OPT_JSON: s->fmt = VMAF_OUTPUT_FORMAT_JSON; s->fmt_given = true; break;
+        case OPT_CSV: s->fmt = VMAF_OUTPUT_FORMAT_CSV; s->fmt_given = true; break;
+        case OPT_SUB: s->fmt = VMAF_OUTPUT_FORMAT_SUB; s->fmt_given = true; break;
         case OPT_PRECISION: parse_precision(s, optarg); break;
         case OPT_THREADS: s->threads = parse_unsigned(optarg, "--threads"); break;
         case OPT_FRAME_CNT: s->frame_cnt = parse_unsigned(optarg, "--frame_cnt"); break;
+        case OPT_FRAME_RANGE: parse_frame_range(s, optarg); break;
         case OPT_SKIP_REF: s->skip_ref = parse_unsigned(optarg, "--frame_skip_ref"); break;
         case OPT_SKIP_DIST: s->skip_dist = parse_unsigned(optarg, "--frame_skip_dist"); break;
         case OPT_SUBSAMPLE: s->subsample = parse_unsigned(optarg, "--subsample"); break;
@@ -420,13 +479,15 @@ int cli_parse(int argc, char **argv, CliSettings *s)
             break;
         case OPT_AOM_CTC: apply_preset(s, "aom_ctc", optarg); break;
         case OPT_NFLX_CTC: apply_preset(s, "nflx_ctc", optarg); break;
-        case OPT_HELP: printf(usage_text, argv0); finish(0);
+        case OPT_HTML: s->html_path = optarg; break;
+        case OPT_HELP: print_usage(argv0); stop_parse(CLI_PARSE_DONE); break;
         case OPT_LIST: {
             enum LockstepBackend b;
             const char *name;
             for (unsigned i = 0; (name = lockstep_extractor_name(i, &b)); i++)
                 printf("%s %s\n", name, lockstep_backend_name(b));
-            finish(0);
+            stop_parse(CLI_PARSE_DONE);
+            break;
         }
         case ':': usage_error("Option %s needs a value", argv[optind - 1]); break;
         default: usage_error("Unknown option: %s", argv[optind - 1]); break;
@@ -434,11 +495,13 @@ int cli_parse(int argc, char **argv, CliSettings *s)
     }
     if (optind < argc)
         usage_error("Unexpected argument: %s", argv[optind]);
-    if (!s->ref_path)
+    if (pictures)
+        check_pictures_settings(s);
+    else if (!s->ref_path)
         usage_error("%s", "Reference .y4m or .yuv (-r/--reference) is required");
-    if (!s->dist_path)
+    if (!pictures && !s->dist_path)
         usage_error("%s", "Distorted .y4m or .yuv (-d/--distorted) is required");
-    if (!strcmp(s->ref_path, "-") && !strcmp(s->dist_path, "-"))
+    if (!pictures && !strcmp(s->ref_path, "-") && !strcmp(s->dist_path, "-"))
         usage_error("%s", "-r - and -d - cannot both read standard input: pipe one of the videos "
                           "and give the other as a file");
     if (s->raw_given && (!s->raw.w || !s->raw.h || !s->raw.bpc || !s->raw.fmt))
@@ -449,6 +512,7 @@ int cli_parse(int argc, char **argv, CliSettings *s)
         memset(m, 0, sizeof(*m));
         m->version = "vmaf_v0.6.1";
         m->name = "vmaf";
+        m->arg = "version=vmaf_v0.6.1";
     }
     for (unsigned i = 0; i < s->n_models; i++)
         for (unsigned j = 0; j < i; j++)
@@ -458,6 +522,139 @@ int cli_parse(int argc, char **argv, CliSettings *s)
     if (!s->n_features && !s->n_models)
         usage_error("%s", "Nothing to compute with -n/--no_prediction: add --feature NAME (e.g. "
                           "--feature psnr) or a model (-m)");
-    return CLI_PARSE_RUN;
+    if (s->sharded && s->parity)
+        usage_error("%s", "--frame_range and --parity cannot be combined: compare whole runs");
+    if (s->sharded && s->output_path && s->fmt_given && s->fmt != VMAF_OUTPUT_FORMAT_JSON)
+        usage_error("%s", "--frame_range writes a shard report (JSON): give --xml, --csv or --sub "
+                          "to `lockstep merge`");
+    if (s->sharded && s->output_path && s->score_format)
+        usage_error("%s", "--frame_range writes every score exactly: give --precision to "
+                          "`lockstep merge`");
 }
 
+static void parse_frame_range(CliSettings *s, const char *arg)
+{
+    const char *colon = strchr(arg, ':');
+    char first[32];
+    if (!colon || (size_t)(colon - arg) >= sizeof(first))
+        usage_error("Invalid value \"%s\" for --frame_range: expected FIRST:END, frame numbers "
+                    "from 0 with END after FIRST (0:100 is the first 100 frames)", arg);
+    memcpy(first, arg, (size_t)(colon - arg));
+    first[colon - arg] = 0;
+    s->range_first = parse_unsigned(first, "--frame_range's FIRST");
+    s->range_end = parse_unsigned(colon + 1, "--frame_range's END");
+    if (s->range_end <= s->range_first)
+        usage_error("Invalid value \"%s\" for --frame_range: END must come after FIRST (the "
+                    "range is FIRST..END-1)", arg);
+    s->sharded = true;
+}
+
+/* Appends " FLAG VALUE" (or "FLAG VALUE" at the start) to buf; cut at len. */
+static void append(char *buf, size_t len, const char *flag, const char *value)
+{
+    const size_t used = strlen(buf);
+    snprintf(buf + used, len - used, "%s%s%s%s", used ? " " : "", flag, value ? " " : "",
+             value ? value : "");
+}
+
+static void append_unsigned(char *buf, size_t len, const char *flag, unsigned value)
+{
+    char v[16];
+    snprintf(v, sizeof(v), "%u", value);
+    append(buf, len, flag, v);
+}
+
+void cli_shard_settings(const CliSettings *s, char *buf, size_t len)
+{
+    buf[0] = 0;
+    for (unsigned i = 0; i < s->n_models; i++)
+        append(buf, len, "-m", s->model[i].arg);
+    for (unsigned i = 0; i < s->n_features; i++)
+        append(buf, len, "--feature", s->feature[i].arg);
+    if (s->no_prediction)
+        append(buf, len, "-n", NULL);
+    if (s->subsample > 1)
+        append_unsigned(buf, len, "--subsample", s->subsample);
+    if (s->skip_ref)
+        append_unsigned(buf, len, "--frame_skip_ref", s->skip_ref);
+    if (s->skip_dist)
+        append_unsigned(buf, len, "--frame_skip_dist", s->skip_dist);
+    if (s->frame_cnt)
+        append_unsigned(buf, len, "--frame_cnt", s->frame_cnt);
+    if (s->common_bitdepth)
+        append(buf, len, "--common_bitdepth", NULL);
+    if (s->raw_given) {
+        const char *fmt = ls_pix_fmt_name(s->raw.fmt);
+        append_unsigned(buf, len, "-w", s->raw.w);
+        append_unsigned(buf, len, "-h", s->raw.h);
+        append(buf, len, "-p", fmt ? fmt : "?");
+        append_unsigned(buf, len, "-b", s->raw.bpc);
+    }
+}
+
+static void parse_merge_settings(int argc, char **argv, CliMergeSettings *m)
+{
+    static const struct option merge_opts[] = {
+        { "output", required_argument, NULL, 'o' },
+        { "quiet", no_argument, NULL, 'q' },
+        { "xml", no_argument, NULL, OPT_XML },
+        { "json", no_argument, NULL, OPT_JSON },
+        { "csv", no_argument, NULL, OPT_CSV },
+        { "sub", no_argument, NULL, OPT_SUB },
+        { "precision", required_argument, NULL, OPT_PRECISION },
+        { "help", no_argument, NULL, OPT_HELP },
+        { NULL, 0, NULL, 0 },
+    };
+    memset(m, 0, sizeof(*m));
+    argv0 = "lockstep merge";
+    m->fmt = VMAF_OUTPUT_FORMAT_XML;
+    opterr = 0;
+    optind = 0;
+    CliSettings precision = { 0 };
+    int c;
+    while ((c = getopt_long(argc, argv, ":o:q", merge_opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': m->output_path = optarg; break;
+        case 'q': m->quiet = true; break;
+        case OPT_XML: m->fmt = VMAF_OUTPUT_FORMAT_XML; break;
+        case OPT_JSON: m->fmt = VMAF_OUTPUT_FORMAT_JSON; break;
+        case OPT_CSV: m->fmt = VMAF_OUTPUT_FORMAT_CSV; break;
+        case OPT_SUB: m->fmt = VMAF_OUTPUT_FORMAT_SUB; break;
+        case OPT_PRECISION: parse_precision(&precision, optarg); break;
+        case OPT_HELP:
+            print_usage("lockstep");
+            stop_parse(CLI_PARSE_DONE);
+            break;
+        case ':': usage_error("Option %s needs a value", argv[optind - 1]); break;
+        default: usage_error("Unknown option: %s", argv[optind - 1]); break;
+        }
+    }
+    m->score_format = precision.score_format;
+    m->shards = (const char *const *)argv + optind;
+    m->n_shards = (unsigned)(argc - optind);
+    if (!m->n_shards)
+        usage_error("%s", "no shard reports given: lockstep merge [-o PATH] SHARD.json...");
+}
+
+
+int cli_parse(int argc, char **argv, CliSettings *s, bool pictures, char *err, size_t err_len)
+{
+    parse_err = err;
+    parse_err_len = err_len;
+    err[0] = 0;
+    if (setjmp(parse_stop))
+        return parse_status;
+    parse_settings(argc, argv, s, pictures);
+    return CLI_PARSE_OK;
+}
+
+int cli_parse_merge(int argc, char **argv, CliMergeSettings *m, char *err, size_t err_len)
+{
+    parse_err = err;
+    parse_err_len = err_len;
+    err[0] = 0;
+    if (setjmp(parse_stop))
+        return parse_status;
+    parse_merge_settings(argc, argv, m);
+    return CLI_PARSE_OK;
+}

@@ -10,6 +10,8 @@
 #include "frame_reader.h"
 
 #define MAX_READERS 8
+/* frames each input's decoding thread may run ahead of the scoring */
+#define AHEAD_FRAMES 8
 
 typedef struct Pair {
     int ready;
@@ -34,6 +36,23 @@ struct FrameReader {
     Pair *ring;
     unsigned ring_size, next_claim;
     int stop;
+
+    /* decoding ahead: one thread per input reads it in order into its own ring (containers,
+     * whose decoding would otherwise serialise with the scoring) */
+    struct Ahead {
+        FrameReader *fr;
+        LsInput *in;
+        const char *role;   /* "reference", "distorted" */
+        unsigned skip;
+        pthread_t thread;
+        int started;
+        struct {
+            int ready, r;
+            VmafPicture pic;
+            char err[512];
+        } slot[AHEAD_FRAMES];
+    } ahead[2];
+    int ahead_mode;
 };
 
 /* Reads frame `frame` (at_index) or the next frame of `in` into pic. An input of a lower depth
@@ -117,6 +136,44 @@ static int skip_frames(LsInput *in, unsigned n, char *err, size_t len)
     return 1;
 }
 
+/* The skipped frames of one input, then its frames in order: `ready` slots hold them until the
+ * consumer takes the pair. Stops after the first frame that is not read (the end or an error),
+ * whose result the slot keeps. */
+static void *ahead_thread(void *arg)
+{
+    struct Ahead *a = arg;
+    FrameReader *fr = a->fr;
+    char err[512] = "";
+    int r = skip_frames(a->in, a->skip, err, sizeof(err));
+    if (r == 0) {
+        snprintf(err, sizeof(err), "the %s input has no frame after skipping %u", a->role, a->skip);
+        r = -EINVAL;
+    }
+    for (unsigned n = 0; n < fr->limit; n++) {
+        pthread_mutex_lock(&fr->lock);
+        while (!fr->stop && n >= fr->n_delivered + AHEAD_FRAMES)
+            pthread_cond_wait(&fr->cond, &fr->lock);
+        const int stop = fr->stop;
+        pthread_mutex_unlock(&fr->lock);
+        if (stop)
+            return NULL;
+        VmafPicture pic;
+        vmaf_fetch_preallocated_picture(fr->ctx, &pic);
+        if (r > 0)
+            r = read_frame(a->in, false, 0, &pic, err, sizeof(err));
+        pthread_mutex_lock(&fr->lock);
+        a->slot[n % AHEAD_FRAMES].pic = pic;
+        a->slot[n % AHEAD_FRAMES].r = r;
+        snprintf(a->slot[n % AHEAD_FRAMES].err, sizeof(a->slot[0].err), "%s", err);
+        a->slot[n % AHEAD_FRAMES].ready = 1;
+        pthread_cond_broadcast(&fr->cond);
+        pthread_mutex_unlock(&fr->lock);
+        if (r <= 0)
+            return NULL;
+    }
+    return NULL;
+}
+
 int frame_reader_open(FrameReader **out, VmafContext *ctx, LsInput *ref, LsInput *dist,
                       unsigned skip_ref, unsigned skip_dist, unsigned limit)
 {
@@ -134,8 +191,13 @@ int frame_reader_open(FrameReader **out, VmafContext *ctx, LsInput *ref, LsInput
     pthread_cond_init(&fr->cond, NULL);
     const LsVideoInfo *info = ls_input_info(ref);
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    /* below ~256 KB a frame reads faster than threads hand it over */
-    if (ls_input_can_read_at(ref) && ls_input_can_read_at(dist) && info->frame_bytes >= (256u << 10)) {
+    fr->ahead_mode = ls_input_is_decoded(ref) || ls_input_is_decoded(dist);
+    if (fr->ahead_mode) {
+        /* the pool below counts ring_size pictures for each input */
+        fr->ring_size = AHEAD_FRAMES;
+    } else if (ls_input_can_read_at(ref) && ls_input_can_read_at(dist) &&
+               info->frame_bytes >= (256u << 10)) {
+        /* below ~256 KB a frame reads faster than threads hand it over */
         fr->n_threads = cpus >= 4 ? (unsigned)(cpus / 2) : 2;
         if (fr->n_threads > MAX_READERS)
             fr->n_threads = MAX_READERS;
@@ -151,6 +213,18 @@ int frame_reader_open(FrameReader **out, VmafContext *ctx, LsInput *ref, LsInput
     int err = vmaf_preallocate_pictures(ctx, pcfg);
     if (err)
         goto fail;
+    for (unsigned k = 0; fr->ahead_mode && k < 2; k++) {
+        struct Ahead *a = &fr->ahead[k];
+        a->fr = fr;
+        a->in = k ? dist : ref;
+        a->role = k ? "distorted" : "reference";
+        a->skip = k ? skip_dist : skip_ref;
+        if (pthread_create(&a->thread, NULL, ahead_thread, a)) {
+            err = -ENOMEM;
+            goto fail;
+        }
+        a->started = 1;
+    }
     if (fr->n_threads) {
         fr->ring = calloc(fr->ring_size, sizeof(*fr->ring));
         if (!fr->ring) {
@@ -200,6 +274,23 @@ int frame_reader_next(FrameReader *fr, VmafPicture *ref, VmafPicture *dist, char
 {
     if (fr->n_delivered >= fr->limit)
         return 0;
+    if (fr->ahead_mode) {
+        pthread_mutex_lock(&fr->lock);
+        const unsigned i = fr->n_delivered % AHEAD_FRAMES;
+        while (!fr->ahead[0].slot[i].ready || !fr->ahead[1].slot[i].ready)
+            pthread_cond_wait(&fr->cond, &fr->lock);
+        *ref = fr->ahead[0].slot[i].pic;
+        *dist = fr->ahead[1].slot[i].pic;
+        const int rr = fr->ahead[0].slot[i].r, rd = fr->ahead[1].slot[i].r;
+        char why[512];
+        snprintf(why, sizeof(why), "%s",
+                 rr < 0 ? fr->ahead[0].slot[i].err : fr->ahead[1].slot[i].err);
+        fr->ahead[0].slot[i].ready = fr->ahead[1].slot[i].ready = 0;
+        const int ret = finish_pair(fr, rr, rd, why, ref, dist, err, err_len);
+        pthread_cond_broadcast(&fr->cond);
+        pthread_mutex_unlock(&fr->lock);
+        return ret;
+    }
     if (!fr->n_threads) {
         if (fr->n_delivered == 0) {
             int r = skip_frames(fr->ref, fr->skip_ref, err, err_len);
@@ -255,7 +346,24 @@ void frame_reader_close(FrameReader *fr)
     pthread_cond_broadcast(&fr->cond);
     pthread_mutex_unlock(&fr->lock);
     /* a reader blocked on the pool gets a picture back as these are released */
-    for (unsigned i = 0; i < fr->ring_size; i++) {
+    for (unsigned k = 0; fr->ahead_mode && k < 2; k++) {
+        for (unsigned i = 0; i < AHEAD_FRAMES; i++) {
+            pthread_mutex_lock(&fr->lock);
+            if (fr->ahead[k].slot[i].ready) {
+                vmaf_picture_unref(&fr->ahead[k].slot[i].pic);
+                fr->ahead[k].slot[i].ready = 0;
+            }
+            pthread_mutex_unlock(&fr->lock);
+        }
+    }
+    for (unsigned k = 0; k < 2; k++)
+        if (fr->ahead[k].started)
+            pthread_join(fr->ahead[k].thread, NULL);
+    for (unsigned k = 0; fr->ahead_mode && k < 2; k++)
+        for (unsigned i = 0; i < AHEAD_FRAMES; i++)
+            if (fr->ahead[k].slot[i].ready)
+                vmaf_picture_unref(&fr->ahead[k].slot[i].pic);
+    for (unsigned i = 0; fr->ring && i < fr->ring_size; i++) {
         pthread_mutex_lock(&fr->lock);
         Pair *p = &fr->ring[i];
         if (p->ready) {
@@ -267,7 +375,7 @@ void frame_reader_close(FrameReader *fr)
     }
     for (unsigned i = 0; i < fr->n_threads; i++)
         pthread_join(fr->thread[i], NULL);
-    for (unsigned i = 0; i < fr->ring_size; i++) {
+    for (unsigned i = 0; fr->ring && i < fr->ring_size; i++) {
         Pair *p = &fr->ring[i];
         if (p->ready) {
             vmaf_picture_unref(&p->ref);

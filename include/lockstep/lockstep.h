@@ -4,6 +4,7 @@
 #ifndef LOCKSTEP_LOCKSTEP_H
 #define LOCKSTEP_LOCKSTEP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "feature.h"
@@ -145,6 +146,67 @@ unsigned lockstep_planes_read(VmafContext *vmaf);
 const char *lockstep_precision_format(const char *precision);
 /* Aggregate metrics (apsnr_*) written at flush. -EINVAL when absent. */
 int lockstep_aggregate_score(VmafContext *vmaf, const char *name, double *score);
+/* What a report of the context holds, for programs that read the scores rather than a file:
+ * the frames its per-frame part lists, in order (writes the first max of them into frames, which
+ * may be NULL, and returns how many there are), and the pooled score it writes for a feature
+ * (the frames pooled as the report pools them: a shard's, a merged video's; -EINVAL when it
+ * writes none). */
+unsigned lockstep_report_frames(VmafContext *vmaf, unsigned *frames, unsigned max);
+int lockstep_report_pooled(VmafContext *vmaf, const char *name, enum VmafPoolingMethod method,
+                           double *score);
+/* The i-th aggregate metric's name, in the order reports write them (NULL past the end). */
+const char *lockstep_aggregate_name(VmafContext *vmaf, unsigned i);
+
+/* ---- shards: a part of a video scored as in the whole run, and merging the parts ---- */
+
+/* Scores frames [first, end) of the video only, each exactly as a run over the whole video
+ * scores it: call after the features are registered, before the first picture. Temporal
+ * features need frames around the range too: give the pictures of lockstep_frames_to_read's
+ * frames, in order, with their frame numbers in the video as index (frame 0 is the video's
+ * first); the context scores them but keeps no score of them. Scores, pooled scores, model
+ * scores and reports then cover [first, end) (and less where the video ends before). */
+int lockstep_set_frame_range(VmafContext *vmaf, unsigned first, unsigned end);
+/* The frames to give, [first, end) (end may lie past the video's end: stop there); without a
+ * frame range 0 and UINT_MAX. */
+int lockstep_frames_to_read(VmafContext *vmaf, unsigned *first, unsigned *end);
+
+typedef struct LockstepShardModel {
+    const char *label;  /* how its pooled score is printed ("vmaf_v0.6.1", a path) */
+    const char *name;   /* the name its scores are stored under (VmafModelConfig.name) */
+    int collection;     /* a bootstrap collection: name_bagging, _stddev, _ci_p95_lo, _ci_p95_hi */
+} LockstepShardModel;
+
+typedef struct LockstepShardInfo {
+    /* what the caller scored with beyond the extractors and options that the report records
+     * itself (models, frame skips...): merging refuses shards whose settings differ */
+    const char *settings;
+    /* the inputs, as lockstep_file_identity gives them: merging refuses other inputs */
+    const char *reference, *distorted;
+    /* the video has no frame after the last one of the range given: it ends in the range (the
+     * last shard of a video says so, merging checks that one does) */
+    int input_ended;
+    const LockstepShardModel *models; /* the models scored, in the order they are printed */
+    unsigned n_models;
+} LockstepShardInfo;
+
+/* Writes the shard report of a context with a frame range, after the flush and the model scores
+ * (vmaf_score_pooled over the range): JSON holding every score exactly, the sums the aggregate
+ * metrics come from, the extractors and options, the settings and the inputs. */
+int lockstep_write_shard(VmafContext *vmaf, const char *path, const LockstepShardInfo *info);
+/* Merges the shard reports of one video (any order) into a context holding what one run over
+ * the whole video holds: per-frame scores, model scores, pooled scores (vmaf_feature_score_pooled
+ * over 0 .. lockstep_frame_count - 1), aggregates, vmaf_write_output*, then vmaf_close. Refuses
+ * shards that overlap, leave a gap, miss the first or the last frames, or come from other
+ * inputs, settings, extractors or versions, saying which (lockstep_last_error). */
+int lockstep_merge_shards(VmafContext **merged, const char *const *paths, unsigned n_paths);
+/* The frames a context was given (a merged one: the whole video's). */
+unsigned lockstep_frame_count(VmafContext *vmaf);
+/* A merged context's models, as the shards list them. */
+unsigned lockstep_model_count(VmafContext *vmaf);
+int lockstep_model_info(VmafContext *vmaf, unsigned i, LockstepShardModel *model);
+/* An input's identity for shard reports: its file name, size and a hash of its first MiB
+ * ("-" gives "stdin"). */
+int lockstep_file_identity(const char *path, char *out, size_t out_len);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

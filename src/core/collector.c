@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -19,16 +20,37 @@ typedef struct Aggregate {
     double value;
 } Aggregate;
 
+typedef struct Sum {
+    char *name;
+    uint64_t value;
+} Sum;
+
 struct LsCollector {
     pthread_mutex_t lock;
     Series *series;
     unsigned n_series, cap_series;
     Aggregate *aggregate;
     unsigned n_aggregate, cap_aggregate;
+    Sum *sum;
+    unsigned n_sum, cap_sum;
     unsigned max_index_plus_one;
     struct timespec begin, end;
     int timing;
+    /* a view (ls_collector_create_view): everything goes to target, indices shifted */
+    LsCollector *target;
+    unsigned offset, first, end_index;
 };
+
+/* The index in the target of a view's index, or false when it falls outside the frames the
+ * view reports. */
+static bool view_index(const LsCollector *view, unsigned index, unsigned *out)
+{
+    const uint64_t i = (uint64_t)index + view->offset;
+    if (i < view->first || i >= view->end_index)
+        return false;
+    *out = (unsigned)i;
+    return true;
+}
 
 int ls_collector_create(LsCollector **fc)
 {
@@ -51,8 +73,11 @@ void ls_collector_destroy(LsCollector *fc)
     }
     for (unsigned i = 0; i < fc->n_aggregate; i++)
         free(fc->aggregate[i].name);
+    for (unsigned i = 0; i < fc->n_sum; i++)
+        free(fc->sum[i].name);
     free(fc->series);
     free(fc->aggregate);
+    free(fc->sum);
     pthread_mutex_destroy(&fc->lock);
     free(fc);
 }
@@ -107,8 +132,25 @@ static int grow(Series *s, unsigned index)
     return 0;
 }
 
+int ls_collector_create_view(LsCollector **view, LsCollector *target, unsigned offset,
+                             unsigned first, unsigned end)
+{
+    const int err = ls_collector_create(view);
+    if (err)
+        return err;
+    (*view)->target = target;
+    (*view)->offset = offset;
+    (*view)->first = first;
+    (*view)->end_index = end;
+    return 0;
+}
+
 int ls_collector_append(LsCollector *fc, const char *name, double value, unsigned index)
 {
+    if (fc->target) {
+        unsigned i;
+        return view_index(fc, index, &i) ? ls_collector_append(fc->target, name, value, i) : 0;
+    }
     int err = 0;
     pthread_mutex_lock(&fc->lock);
     Series *s = find_or_add(fc, name);
@@ -141,6 +183,10 @@ out:
 
 int ls_collector_get(LsCollector *fc, const char *name, unsigned index, double *value)
 {
+    if (fc->target) {
+        unsigned i;
+        return view_index(fc, index, &i) ? ls_collector_get(fc->target, name, i, value) : -EINVAL;
+    }
     int err = -EINVAL;
     pthread_mutex_lock(&fc->lock);
     const Series *s = find(fc, name);
@@ -154,6 +200,8 @@ int ls_collector_get(LsCollector *fc, const char *name, unsigned index, double *
 
 int ls_collector_set_aggregate(LsCollector *fc, const char *name, double value)
 {
+    if (fc->target)
+        return ls_collector_set_aggregate(fc->target, name, value);
     int err = 0;
     pthread_mutex_lock(&fc->lock);
     for (unsigned i = 0; i < fc->n_aggregate; i++) {
@@ -181,6 +229,75 @@ int ls_collector_set_aggregate(LsCollector *fc, const char *name, double value)
 out:
     pthread_mutex_unlock(&fc->lock);
     return err;
+}
+
+int ls_collector_add_sum(LsCollector *fc, const char *name, uint64_t value, unsigned index)
+{
+    if (fc->target) {
+        unsigned i;
+        return view_index(fc, index, &i) ? ls_collector_add_sum(fc->target, name, value, i) : 0;
+    }
+    int err = 0;
+    pthread_mutex_lock(&fc->lock);
+    for (unsigned i = 0; i < fc->n_sum; i++) {
+        if (!strcmp(fc->sum[i].name, name)) {
+            fc->sum[i].value += value;
+            goto out;
+        }
+    }
+    if (fc->n_sum == fc->cap_sum) {
+        const unsigned cap = fc->cap_sum ? fc->cap_sum * 2 : 8;
+        Sum *n = realloc(fc->sum, cap * sizeof(*n));
+        if (!n) {
+            err = -ENOMEM;
+            goto out;
+        }
+        fc->sum = n;
+        fc->cap_sum = cap;
+    }
+    if (!(fc->sum[fc->n_sum].name = strdup(name))) {
+        err = -ENOMEM;
+        goto out;
+    }
+    fc->sum[fc->n_sum++].value = value;
+out:
+    pthread_mutex_unlock(&fc->lock);
+    return err;
+}
+
+uint64_t ls_collector_sum(LsCollector *fc, const char *name)
+{
+    if (fc->target)
+        return ls_collector_sum(fc->target, name);
+    uint64_t v = 0;
+    pthread_mutex_lock(&fc->lock);
+    for (unsigned i = 0; i < fc->n_sum; i++)
+        if (!strcmp(fc->sum[i].name, name))
+            v = fc->sum[i].value;
+    pthread_mutex_unlock(&fc->lock);
+    return v;
+}
+
+unsigned ls_collector_sum_count(LsCollector *fc) { return fc->n_sum; }
+
+const char *ls_collector_sum_name(LsCollector *fc, unsigned i, uint64_t *value)
+{
+    *value = fc->sum[i].value;
+    return fc->sum[i].name;
+}
+
+void ls_collector_set_seconds(LsCollector *fc, double seconds)
+{
+    fc->begin = (struct timespec){ 0 };
+    fc->end.tv_sec = (time_t)seconds;
+    fc->end.tv_nsec = (long)((seconds - (double)fc->end.tv_sec) * 1e9);
+    fc->timing = 1;
+}
+
+double ls_collector_seconds(LsCollector *fc)
+{
+    return (double)(fc->end.tv_sec - fc->begin.tv_sec) +
+           (double)(fc->end.tv_nsec - fc->begin.tv_nsec) * 1e-9;
 }
 
 int ls_collector_get_aggregate(LsCollector *fc, const char *name, double *value)
@@ -218,7 +335,5 @@ const char *ls_collector_aggregate_name(LsCollector *fc, unsigned i, double *val
 
 double ls_collector_fps(LsCollector *fc, unsigned pic_cnt)
 {
-    const double secs = (double)(fc->end.tv_sec - fc->begin.tv_sec) +
-                        (double)(fc->end.tv_nsec - fc->begin.tv_nsec) * 1e-9;
-    return (double)pic_cnt / secs;
+    return (double)pic_cnt / ls_collector_seconds(fc);
 }

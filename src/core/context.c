@@ -6,6 +6,7 @@
  * stream) run in the calling thread in index order. Frame 0 runs entirely in the calling thread,
  * in registration order, so the order of output names does not depend on thread timing. */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -56,6 +57,18 @@ struct VmafContext {
     unsigned bpc, w, h;
     unsigned pic_cnt;
     int flushed;
+
+    /* a shard (lockstep_set_frame_range): frames [range_first, range_end) are reported; the
+     * temporal extractors also score [read_first, read_end) around them, numbered from
+     * read_first, and write through `view`, which drops the context frames' scores */
+    int sharded;
+    unsigned range_first, range_end, read_first, read_end;
+    int context_delta[2];        /* tests: fewer or more context frames than declared */
+    unsigned range_cnt;          /* frames of the range read */
+    LsCollector *view;
+    /* a merged context (lockstep_merge_shards): the models the shards scored */
+    LockstepShardModel *models;
+    unsigned n_models;
     LsPicturePool *pool;
     LsShared *shared;            /* what the extractors share (a GPU frame pipeline) */
 
@@ -97,10 +110,15 @@ void ls_fex_feature_name(const LsFex *fex, char *out, size_t out_len, const char
     ls_feature_param_name(out, out_len, base, alias, fex->ex->options, fex->priv);
 }
 
+/* Where extractors write: the shard's view, else the collector. */
+static LsCollector *extractor_collector(VmafContext *ctx) { return ctx->view ? ctx->view : ctx->fc; }
+
+/* index: the video's frame number; the extractors count from the first frame they are given. */
 static int run_extract(VmafContext *ctx, Slot *s, const VmafPicture *ref, const VmafPicture *dist,
                        unsigned index)
 {
-    const int err = s->fex.ex->extract(&s->fex, ref, dist, index, ctx->fc);
+    const unsigned stream_index = index - (ctx->sharded ? ctx->read_first : 0);
+    const int err = s->fex.ex->extract(&s->fex, ref, dist, stream_index, extractor_collector(ctx));
     if (err) {
         char msg[1024];
         const char *why = lockstep_last_error();
@@ -506,9 +524,17 @@ static int init_slot(VmafContext *ctx, Slot *s)
         Slot *cpu;
         if ((err = make_slot(ctx, s->fex.ex->cpu_twin, s->values, s->n_values, &cpu)))
             return err;
+        /* the CPU extractor's string options point into its slot's copies of the values: they
+         * move with it */
         LsFex keep = s->fex;
         s->fex = cpu->fex;
         cpu->fex = keep;
+        LsOptionValue *keep_values = s->values;
+        const unsigned keep_n = s->n_values;
+        s->values = cpu->values;
+        s->n_values = cpu->n_values;
+        cpu->values = keep_values;
+        cpu->n_values = keep_n;
         cpu->initialized = 0;
         free_slot(cpu);
         err = s->fex.ex->init(&s->fex, ctx->fmt, ctx->bpc, ctx->w, ctx->h);
@@ -524,8 +550,85 @@ static int init_slot(VmafContext *ctx, Slot *s)
     return 0;
 }
 
+/* The frames a shard reads: its own, and the context its temporal extractors declare. */
+static int shard_window(VmafContext *ctx)
+{
+    unsigned before = 0, after = 0;
+    for (unsigned i = 0; i < ctx->n_slot; i++) {
+        const LsFex *fex = &ctx->slot[i]->fex;
+        if (!(fex->ex->flags & LS_FEX_TEMPORAL))
+            continue;
+        const LsExtractor *cpu = fex->ex->cpu_twin ? fex->ex->cpu_twin : fex->ex;
+        if (!cpu->frames_around) {
+            ls_set_error("frame range %u:%u: %s keeps state across frames and cannot score a "
+                         "part of a video", ctx->range_first, ctx->range_end, cpu->name);
+            return -EINVAL;
+        }
+        unsigned b, a;
+        cpu->frames_around(fex, &b, &a);
+        before = b > before ? b : before;
+        after = a > after ? a : after;
+    }
+    const int64_t b = (int64_t)before + ctx->context_delta[0];
+    const int64_t a = (int64_t)after + ctx->context_delta[1];
+    const unsigned b_frames = b > 0 ? (unsigned)b : 0;
+    const uint64_t end = (uint64_t)ctx->range_end + (a > 0 ? (uint64_t)a : 0);
+    ctx->read_first = ctx->range_first > b_frames ? ctx->range_first - b_frames : 0;
+    ctx->read_end = end > UINT_MAX ? UINT_MAX : (unsigned)end;
+    return 0;
+}
+
+int ls_context_set_frame_range(VmafContext *ctx, unsigned first, unsigned end, int fewer_before,
+                               int fewer_after)
+{
+    if (!ctx)
+        return -EINVAL;
+    if (first >= end) {
+        ls_set_error("frame range %u:%u is empty: the end comes after the first frame", first, end);
+        return -EINVAL;
+    }
+    if (ctx->have_geometry || ctx->flushed) {
+        ls_set_error("frame range %u:%u: set it before the first picture", first, end);
+        return -EINVAL;
+    }
+    ctx->sharded = 1;
+    ctx->range_first = first;
+    ctx->range_end = end;
+    ctx->context_delta[0] = -fewer_before;
+    ctx->context_delta[1] = -fewer_after;
+    return shard_window(ctx);
+}
+
+int lockstep_set_frame_range(VmafContext *ctx, unsigned first, unsigned end)
+{
+    return ls_context_set_frame_range(ctx, first, end, 0, 0);
+}
+
+int lockstep_frames_to_read(VmafContext *ctx, unsigned *first, unsigned *end)
+{
+    if (!ctx || !first || !end)
+        return -EINVAL;
+    if (!ctx->sharded) {
+        *first = 0;
+        *end = UINT_MAX;
+        return 0;
+    }
+    const int err = ctx->have_geometry ? 0 : shard_window(ctx);
+    *first = ctx->read_first;
+    *end = ctx->read_end;
+    return err;
+}
+
 static int start(VmafContext *ctx, const VmafPicture *pic)
 {
+    if (ctx->sharded) {
+        int err = shard_window(ctx);
+        if (!err)
+            err = ls_collector_create_view(&ctx->view, ctx->fc, ctx->read_first, ctx->range_first,
+                                           ctx->range_end);
+        if (err)
+            return err;
+    }
     ctx->fmt = pic->pix_fmt;
     ctx->bpc = pic->bpc;
     ctx->w = pic->w[0];
@@ -553,6 +656,8 @@ static int runs_on(const VmafContext *ctx, const Slot *s, unsigned index)
     const unsigned n_sub = ctx->cfg.n_subsample;
     if (s->fex.ex->flags & LS_FEX_TEMPORAL)
         return 1;
+    if (ctx->sharded && (index < ctx->range_first || index >= ctx->range_end))
+        return 0; /* a context frame: only the temporal extractors need it */
     return n_sub <= 1 || index % n_sub == 0;
 }
 
@@ -579,10 +684,28 @@ static int flush(VmafContext *ctx)
         Slot *s = ctx->slot[i];
         if (!s->initialized || !s->fex.ex->flush)
             continue;
-        err = s->fex.ex->flush(&s->fex, ctx->fc);
+        err = s->fex.ex->flush(&s->fex, extractor_collector(ctx));
         if (err) {
             char msg[1024];
             snprintf(msg, sizeof(msg), "problem flushing feature extractor \"%s\": %s",
+                     s->fex.ex->name, lockstep_last_error());
+            set_error(ctx, err, msg);
+            return finish_error(ctx);
+        }
+    }
+    return ls_context_aggregate(ctx, ctx->fc);
+}
+
+int ls_context_aggregate(VmafContext *ctx, LsCollector *fc)
+{
+    for (unsigned i = 0; i < ctx->n_slot; i++) {
+        Slot *s = ctx->slot[i];
+        if (!s->initialized || !s->fex.ex->aggregate)
+            continue;
+        const int err = s->fex.ex->aggregate(&s->fex, fc);
+        if (err) {
+            char msg[1024];
+            snprintf(msg, sizeof(msg), "problem computing the aggregates of \"%s\": %s",
                      s->fex.ex->name, lockstep_last_error());
             set_error(ctx, err, msg);
             return finish_error(ctx);
@@ -616,7 +739,16 @@ int vmaf_read_pictures(VmafContext *ctx, VmafPicture *ref, VmafPicture *dist, un
     int err = finish_error(ctx);
     if (err)
         return err;
-    const int sync = !ctx->n_thread || ctx->pic_cnt == 0;
+    if (ctx->sharded && (index != ctx->read_first + ctx->pic_cnt || index >= ctx->read_end)) {
+        ls_set_error("frame range %u:%u: picture %u given where frame %u was expected (the "
+                     "frames to read are %u..%u, in order)", ctx->range_first, ctx->range_end,
+                     index, ctx->read_first + ctx->pic_cnt, ctx->read_first, ctx->read_end - 1);
+        return -EINVAL;
+    }
+    /* the first frame reported runs in the calling thread, in registration order, like frame 0
+     * of a whole run, so the order of output names does not depend on thread timing */
+    const int sync = !ctx->n_thread || ctx->pic_cnt == 0 ||
+                     (ctx->sharded && index == ctx->range_first);
     FrameJobs *frame = NULL;
     for (unsigned i = 0; i < ctx->n_slot && !err; i++) {
         Slot *s = ctx->slot[i];
@@ -631,6 +763,8 @@ int vmaf_read_pictures(VmafContext *ctx, VmafPicture *ref, VmafPicture *dist, un
     if (err)
         return err;
     ctx->pic_cnt++;
+    if (ctx->sharded && index >= ctx->range_first && index < ctx->range_end)
+        ctx->range_cnt++;
     vmaf_picture_unref(ref);
     vmaf_picture_unref(dist);
     if (ctx->n_thread)
@@ -667,11 +801,49 @@ int vmaf_write_output_with_format(VmafContext *ctx, const char *path, enum VmafO
     if (env && *env && !(score_format = lockstep_precision_format(env)))
         ls_log(VMAF_LOG_LEVEL_WARNING, "LOCKSTEP_PRECISION=\"%s\" ignored: expected 1..17, max, "
                "full or legacy", env);
-    const LsOutputInfo info = {
-        .fc = ctx->fc, .pic_cnt = ctx->pic_cnt, .n_subsample = ctx->cfg.n_subsample,
-        .width = ctx->w, .height = ctx->h, .score_format = score_format,
-    };
+    LsOutputInfo info;
+    ls_context_output_info(ctx, &info);
+    info.score_format = score_format;
     return ls_write_output(&info, path, fmt);
+}
+
+void ls_context_output_info(VmafContext *ctx, LsOutputInfo *info)
+{
+    *info = (LsOutputInfo){
+        .fc = ctx->fc, .first = ctx->sharded ? ctx->range_first : 0,
+        .pic_cnt = ctx->sharded ? ctx->range_cnt : ctx->pic_cnt,
+        .n_subsample = ctx->cfg.n_subsample, .width = ctx->w, .height = ctx->h,
+    };
+}
+
+unsigned lockstep_report_frames(VmafContext *ctx, unsigned *frames, unsigned max)
+{
+    if (!ctx)
+        return 0;
+    LsOutputInfo info;
+    ls_context_output_info(ctx, &info);
+    unsigned n = 0;
+    for (unsigned i = 0, cap = ls_collector_capacity(info.fc); i < cap; i++)
+        if (ls_output_frame_printed(&info, i)) {
+            if (frames && n < max)
+                frames[n] = i;
+            n++;
+        }
+    return n;
+}
+
+int lockstep_report_pooled(VmafContext *ctx, const char *name, enum VmafPoolingMethod method,
+                           double *score)
+{
+    if (!ctx || !name || !score || method <= VMAF_POOL_METHOD_UNKNOWN ||
+        method >= VMAF_POOL_METHOD_NB)
+        return -EINVAL;
+    LsOutputInfo info;
+    ls_context_output_info(ctx, &info);
+    if (!info.pic_cnt)
+        return -EINVAL;
+    return ls_pool(info.fc, name, method, info.n_subsample, info.first,
+                   info.first + info.pic_cnt - 1, score);
 }
 
 int vmaf_write_output(VmafContext *ctx, const char *path, enum VmafOutputFormat fmt)
@@ -710,6 +882,77 @@ int lockstep_aggregate_score(VmafContext *ctx, const char *name, double *score)
     return ls_collector_get_aggregate(ctx->fc, name, score);
 }
 
+const char *lockstep_aggregate_name(VmafContext *ctx, unsigned i)
+{
+    double value;
+    if (!ctx || i >= ls_collector_aggregate_count(ctx->fc))
+        return NULL;
+    return ls_collector_aggregate_name(ctx->fc, i, &value);
+}
+
+void ls_context_shard_state(const VmafContext *ctx, LsShardState *st)
+{
+    *st = (LsShardState){
+        .sharded = ctx->sharded, .first = ctx->range_first, .end = ctx->range_end,
+        .read_first = ctx->sharded ? ctx->read_first : 0, .n_read = ctx->pic_cnt,
+        .n_reported = ctx->sharded ? ctx->range_cnt : ctx->pic_cnt, .flushed = ctx->flushed,
+        .fmt = ctx->fmt, .bpc = ctx->bpc, .w = ctx->w, .h = ctx->h,
+        .n_subsample = ctx->cfg.n_subsample,
+    };
+}
+
+unsigned ls_context_extractor_count(const VmafContext *ctx) { return ctx->n_slot; }
+
+const char *ls_context_extractor(const VmafContext *ctx, unsigned i, const LsOptionValue **values,
+                                 unsigned *n_values)
+{
+    const Slot *s = ctx->slot[i];
+    *values = s->values;
+    *n_values = s->n_values;
+    return s->fex.ex->cpu_twin ? s->fex.ex->cpu_twin->name : s->fex.ex->name;
+}
+
+int ls_context_become_merged(VmafContext *ctx, enum VmafPixelFormat fmt, unsigned bpc,
+                             unsigned w, unsigned h, unsigned n_frames,
+                             const LockstepShardModel *models, unsigned n_models)
+{
+    ctx->fmt = fmt;
+    ctx->bpc = bpc;
+    ctx->w = w;
+    ctx->h = h;
+    ctx->have_geometry = 1;
+    ctx->flushed = 1;
+    ctx->pic_cnt = n_frames;
+    for (unsigned i = 0; i < ctx->n_slot; i++) {
+        const int err = init_slot(ctx, ctx->slot[i]);
+        if (err)
+            return finish_error(ctx);
+    }
+    if (n_models && !(ctx->models = calloc(n_models, sizeof(*ctx->models))))
+        return -ENOMEM;
+    for (unsigned i = 0; i < n_models; i++) {
+        LockstepShardModel *m = &ctx->models[i];
+        m->label = strdup(models[i].label);
+        m->name = strdup(models[i].name);
+        m->collection = models[i].collection;
+        ctx->n_models = i + 1;
+        if (!m->label || !m->name)
+            return -ENOMEM;
+    }
+    return 0;
+}
+
+unsigned lockstep_frame_count(VmafContext *ctx) { return ctx ? ctx->pic_cnt : 0; }
+unsigned lockstep_model_count(VmafContext *ctx) { return ctx ? ctx->n_models : 0; }
+
+int lockstep_model_info(VmafContext *ctx, unsigned i, LockstepShardModel *model)
+{
+    if (!ctx || !model || i >= ctx->n_models)
+        return -EINVAL;
+    *model = ctx->models[i];
+    return 0;
+}
+
 int vmaf_close(VmafContext *ctx)
 {
     if (!ctx)
@@ -724,10 +967,16 @@ int vmaf_close(VmafContext *ctx)
             pthread_join(ctx->thread[i], NULL);
     }
     free(ctx->thread);
+    for (unsigned i = 0; i < ctx->n_models; i++) {
+        free((char *)ctx->models[i].label);
+        free((char *)ctx->models[i].name);
+    }
+    free(ctx->models);
     for (unsigned i = 0; i < ctx->n_slot; i++)
         free_slot(ctx->slot[i]);
     free(ctx->slot);
     ls_shared_destroy(ctx->shared);
+    ls_collector_destroy(ctx->view);
     ls_collector_destroy(ctx->fc);
     ls_picture_pool_destroy(ctx->pool);
     pthread_mutex_destroy(&ctx->lock);

@@ -40,6 +40,18 @@ typedef struct LsExtractor {
                    LsCollector *fc);
     int (*flush)(LsFex *fex, LsCollector *fc);     /* optional: end of stream */
     void (*close)(LsFex *fex);                     /* optional */
+    /* Optional: clip-level aggregates (ls_collector_set_aggregate) computed from the collector's
+     * sums (ls_collector_sum) alone, after every flush. Merging shards calls it on an instance
+     * that saw no frame, with the sums of all the shards: it must read nothing but its options
+     * and init's geometry besides fc. */
+    int (*aggregate)(LsFex *fex, LsCollector *fc);
+    /* TEMPORAL extractors: how many frames before and after a frame its scores depend on, from
+     * the options alone (called before init; GPU twins use their CPU extractor's, the options
+     * leading priv in both). A shard of a video (lockstep_set_frame_range) gives its temporal
+     * extractors these frames around its own as context, numbered from 0 as if the video began
+     * at the first of them; so the count must cover what index 0 and the last frame of a stream
+     * do differently. NULL: the extractor cannot score a part of a video. */
+    void (*frames_around)(const LsFex *fex, unsigned *before, unsigned *after);
 
     /* GPU twins that upload asynchronously may keep up to this many frames referenced
      * (ls_picture_ref) after extract returns; picture pools are sized with it. */

@@ -7,10 +7,13 @@
  *
  * CLASS:N fails the Nth call (counted from 1, over the whole process and every thread) of a class
  * of CUDA driver / OpenCL calls:
- *   alloc   cuMemAlloc, cuMemHostAlloc / clCreateBuffer
- *   copy    cuMemcpy*, cuMemsetD8Async / clEnqueueWriteBuffer(Rect), clEnqueueReadBuffer
+ *   alloc   cuMemAlloc, cuMemHostAlloc / clCreateBuffer (not cuMemHostRegister: a picture that
+ *           cannot be pinned is staged through a copy, no failure)
+ *   copy    cuMemcpy*, cuMemsetD8Async / clEnqueueWriteBuffer(Rect), clEnqueueReadBuffer,
+ *           clEnqueueCopyBuffer, clEnqueueFillBuffer, clEnqueueMapBuffer (non-blocking ones)
  *   launch  cuLaunchKernel / clEnqueueNDRangeKernel
- *   sync    cuStreamSynchronize, cuEventSynchronize / clFinish
+ *   sync    cuStreamSynchronize, cuEventSynchronize / clFinish, clWaitForEvents, and the
+ *           blocking transfers and maps
  * device_memory:BYTES makes the devices report BYTES of memory (free memory on CUDA, the global
  * memory and the largest buffer on OpenCL): what a frame too large for the device meets.
  * BYTES may end in K, M or G (powers of 1024). Without the variable nothing changes (one getenv

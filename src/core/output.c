@@ -98,6 +98,11 @@ static void format_score(char *buf, size_t len, const char *fmt, double v)
     snprintf(buf, len, z > 6 ? "%.16f" : "%.6f", v);
 }
 
+void ls_format_score(char *buf, size_t len, const char *score_format, double v)
+{
+    format_score(buf, len, score_format, v);
+}
+
 const char *lockstep_precision_format(const char *precision)
 {
     static const char *const digits[] = { "%.1g", "%.2g", "%.3g", "%.4g", "%.5g", "%.6g",
@@ -118,7 +123,7 @@ const char *lockstep_precision_format(const char *precision)
 
 static const char *const pool_names[] = { NULL, "min", "max", "mean", "harmonic_mean" };
 
-static int frame_printed(const LsOutputInfo *info, unsigned i)
+int ls_output_frame_printed(const LsOutputInfo *info, unsigned i)
 {
     if (info->n_subsample > 1 && i % info->n_subsample)
         return 0;
@@ -140,7 +145,7 @@ static void write_xml(FILE *out, const LsOutputInfo *info)
     fprintf(out, "  <fyi fps=\"%.2f\" />\n", ls_collector_fps(fc, info->pic_cnt));
     fprintf(out, "  <frames>\n");
     for (unsigned i = 0; i < cap; i++) {
-        if (!frame_printed(info, i))
+        if (!ls_output_frame_printed(info, i))
             continue;
         fprintf(out, "    <frame frameNum=\"%u\" ", i);
         for (unsigned f = 0; f < n; f++) {
@@ -158,8 +163,8 @@ static void write_xml(FILE *out, const LsOutputInfo *info)
         fprintf(out, "    <metric name=\"%s\" ", ls_output_alias(name));
         for (int m = VMAF_POOL_METHOD_MIN; m <= VMAF_POOL_METHOD_HARMONIC_MEAN; m++) {
             double s;
-            if (!info->pic_cnt ||
-                ls_pool(fc, name, m, info->n_subsample, 0, info->pic_cnt - 1, &s))
+            if (!info->pic_cnt || ls_pool(fc, name, m, info->n_subsample, info->first,
+                                          info->first + info->pic_cnt - 1, &s))
                 continue;
             format_score(v, sizeof(v), info->score_format, s);
             fprintf(out, "%s=\"%s\" ", pool_names[m], v);
@@ -198,10 +203,10 @@ static void write_json(FILE *out, const LsOutputInfo *info)
     else
         fprintf(out, "  \"fps\": null,\n");
     fprintf(out, "  \"frames\": [");
-    for (unsigned i = 0; i < cap; i++) {
-        if (!frame_printed(info, i))
+    for (unsigned i = 0, printed = 0; i < cap; i++) {
+        if (!ls_output_frame_printed(info, i))
             continue;
-        fprintf(out, "%s", i > 0 ? ",\n" : "\n");
+        fprintf(out, "%s", printed++ ? ",\n" : "\n");
         fprintf(out, "    {\n      \"frameNum\": %u,\n      \"metrics\": {\n", i);
         unsigned last = 0;
         for (unsigned f = 0; f < n; f++)
@@ -224,8 +229,8 @@ static void write_json(FILE *out, const LsOutputInfo *info)
         fprintf(out, "%s    \"%s\": {", f ? ",\n" : "\n", ls_output_alias(name));
         for (int m = VMAF_POOL_METHOD_MIN; m <= VMAF_POOL_METHOD_HARMONIC_MEAN; m++) {
             double s;
-            if (!info->pic_cnt ||
-                ls_pool(fc, name, m, info->n_subsample, 0, info->pic_cnt - 1, &s))
+            if (!info->pic_cnt || ls_pool(fc, name, m, info->n_subsample, info->first,
+                                          info->first + info->pic_cnt - 1, &s))
                 continue;
             fprintf(out, "%s      \"%s\": ", m == VMAF_POOL_METHOD_MIN ? "\n" : ",\n",
                     pool_names[m]);
@@ -256,7 +261,7 @@ static void write_csv(FILE *out, const LsOutputInfo *info)
         fprintf(out, "%s,", ls_output_alias(ls_collector_name(fc, f)));
     fprintf(out, "\n");
     for (unsigned i = 0; i < cap; i++) {
-        if (!frame_printed(info, i))
+        if (!ls_output_frame_printed(info, i))
             continue;
         fprintf(out, "%u,", i);
         for (unsigned f = 0; f < n; f++) {
@@ -276,7 +281,7 @@ static void write_sub(FILE *out, const LsOutputInfo *info)
     const unsigned n = ls_collector_count(fc), cap = ls_collector_capacity(fc);
     char v[64];
     for (unsigned i = 0; i < cap; i++) {
-        if (!frame_printed(info, i))
+        if (!ls_output_frame_printed(info, i))
             continue;
         fprintf(out, "{%u}{%u}frame: %u|", i, i + 1, i);
         for (unsigned f = 0; f < n; f++) {

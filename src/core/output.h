@@ -10,6 +10,7 @@ int ls_pool(LsCollector *fc, const char *name, enum VmafPoolingMethod method, un
 
 typedef struct LsOutputInfo {
     LsCollector *fc;
+    unsigned first;             /* the frames pooled: first .. first + pic_cnt - 1 (a shard's) */
     unsigned pic_cnt;
     unsigned n_subsample;
     unsigned width, height;
@@ -18,6 +19,13 @@ typedef struct LsOutputInfo {
 
 /* The name a feature is shown under in reports (libvmaf's alias map). */
 const char *ls_output_alias(const char *name);
+
+/* A score as the reports write it: score_format ("%.17g"), or NULL for libvmaf's %.6f/%.16f
+ * rule. Also for the CLI's HTML report, whose numbers are the JSON report's. */
+void ls_format_score(char *buf, size_t len, const char *score_format, double v);
+
+/* Whether the reports list frame i (a scored frame, not skipped by n_subsample). */
+int ls_output_frame_printed(const LsOutputInfo *info, unsigned i);
 
 int ls_write_output(const LsOutputInfo *info, const char *path, enum VmafOutputFormat fmt);
 

@@ -14,6 +14,7 @@ struct VmafRef {
     atomic_int count;
     void *mem;
     size_t size;
+    size_t mapped;           /* the length of mem's mapping, 0: mem is from aligned_alloc */
     LsPicturePool *pool;     /* returned here when the count reaches 0 */
     VmafPicture pic;         /* pool pictures: the picture as handed out */
 };
@@ -46,6 +47,33 @@ static int layout(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bpc, unsi
     return 0;
 }
 
+/* bytes of zeroed memory aligned to `align` (a power of two, a multiple of the page size), in
+ * huge pages where the kernel has them; NULL when out of memory */
+static void *map_aligned(size_t bytes, size_t align)
+{
+    uint8_t *m = mmap(NULL, bytes + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                      -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    uint8_t *start = (uint8_t *)(((uintptr_t)m + align - 1) & ~(uintptr_t)(align - 1));
+    if (start > m)
+        munmap(m, (size_t)(start - m));
+    if (start + bytes < m + bytes + align)
+        munmap(start + bytes, (size_t)(m + bytes + align - (start + bytes)));
+#ifdef MADV_HUGEPAGE
+    madvise(start, bytes, MADV_HUGEPAGE);
+#endif
+    return start;
+}
+
+static void release_mem(VmafRef *ref)
+{
+    if (ref->mapped)
+        munmap(ref->mem, ref->mapped);
+    else
+        free(ref->mem);
+}
+
 static int alloc_into(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bpc, unsigned w,
                       unsigned h, VmafRef *ref)
 {
@@ -55,16 +83,24 @@ static int alloc_into(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bpc, 
         return err;
     /* 64 bytes of slack past the end: SIMD kernels may over-read the last row's padding; whole
      * pages, so that a GPU backend can pin pool pictures; large pictures in huge pages, which
-     * cuts the page faults of first use (most of the start-up of a 1080p run) */
+     * cuts the page faults of first use (most of the start-up of a 1080p run), mapped straight
+     * from the kernel: its pages come zeroed on first touch, where a memset would write every
+     * byte once more */
     const size_t page = total >= ((size_t)2 << 20) ? (size_t)2 << 20 : 4096;
-    uint8_t *mem = aligned_alloc(page, (total + 64 + page - 1) & ~(page - 1));
-    if (!mem)
-        return -ENOMEM;
-#ifdef MADV_HUGEPAGE
-    if (page > 4096)
-        madvise(mem, (total + 64 + page - 1) & ~(page - 1), MADV_HUGEPAGE);
-#endif
-    memset(mem, 0, total + 64);
+    const size_t bytes = (total + 64 + page - 1) & ~(page - 1);
+    uint8_t *mem;
+    if (page > 4096) {
+        mem = map_aligned(bytes, page);
+        if (!mem)
+            return -ENOMEM;
+        ref->mapped = bytes;
+    } else {
+        mem = aligned_alloc(page, bytes);
+        if (!mem)
+            return -ENOMEM;
+        memset(mem, 0, total + 64);
+        ref->mapped = 0;
+    }
     uint8_t *p = mem;
     for (unsigned i = 0; i < 3 && pic->w[i]; i++) {
         pic->data[i] = p;
@@ -110,7 +146,7 @@ int vmaf_picture_unref(VmafPicture *pic)
             pthread_cond_signal(&pool->freed);
             pthread_mutex_unlock(&pool->lock);
         } else {
-            free(ref->mem);
+            release_mem(ref);
             free(ref);
         }
     }
@@ -169,7 +205,7 @@ void ls_picture_pool_destroy(LsPicturePool *pool)
     if (!pool)
         return;
     for (unsigned i = 0; i < pool->count; i++)
-        free(pool->refs[i].mem);
+        release_mem(&pool->refs[i]);
     pthread_mutex_destroy(&pool->lock);
     pthread_cond_destroy(&pool->freed);
     free(pool->refs);

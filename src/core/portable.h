@@ -53,7 +53,19 @@
 #if defined(LS_OPENCL_C)
 typedef int ls_i32;
 typedef uint ls_u32;
+typedef long ls_i64;
 typedef ulong ls_u64;
+/* <stdint.h>'s names, for the shared headers that use them (OpenCL C has no such header) */
+typedef char int8_t;
+typedef uchar uint8_t;
+typedef short int16_t;
+typedef ushort uint16_t;
+typedef int int32_t;
+typedef uint uint32_t;
+typedef long int64_t;
+typedef ulong uint64_t;
+#define INT32_MIN (-2147483647 - 1)
+#define INT32_MAX 2147483647
 static inline ls_u32 ls_float_bits(float f) { return as_uint(f); }
 static inline float ls_bits_float(ls_u32 u) { return as_float(u); }
 #else
@@ -61,6 +73,7 @@ static inline float ls_bits_float(ls_u32 u) { return as_float(u); }
 #include <string.h>
 typedef int32_t ls_i32;
 typedef uint32_t ls_u32;
+typedef int64_t ls_i64;
 typedef uint64_t ls_u64;
 LS_HD static inline ls_u32 ls_float_bits(float f)
 {

@@ -52,10 +52,19 @@ const LsExtractor *const ls_extractors[] = {
     &ls_fex_ssim_cuda,
     &ls_fex_float_vif_cuda,
     &ls_fex_float_adm_cuda,
+    &ls_fex_speed_chroma_cuda,
+    &ls_fex_speed_temporal_cuda,
+    &ls_fex_cambi_cuda,
 #endif
 #if LOCKSTEP_HAVE_OPENCL
     &ls_fex_psnr_opencl,
     &ls_fex_psnr_hvs_opencl,
+    &ls_fex_vif_opencl,
+    &ls_fex_adm_opencl,
+    &ls_fex_motion_opencl,
+    &ls_fex_float_motion_opencl,
+    &ls_fex_ssim_opencl,
+    &ls_fex_float_ssim_opencl,
 #endif
     NULL,
 };

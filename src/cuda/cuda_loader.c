@@ -58,6 +58,12 @@ static CUresult fault_cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t size
                                           : real.cuMemcpyHtoD(dst, src, size);
 }
 
+static CUresult fault_cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t size)
+{
+    return ls_fault_inject(LS_FAULT_COPY) ? LS_CUDA_ERROR_ILLEGAL_ADDRESS
+                                          : real.cuMemcpyDtoH(dst, src, size);
+}
+
 static CUresult fault_cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t n, CUstream s)
 {
     return ls_fault_inject(LS_FAULT_COPY) ? LS_CUDA_ERROR_ILLEGAL_ADDRESS
@@ -100,6 +106,7 @@ static void wrap_for_faults(void)
     api.cuMemcpyDtoHAsync = fault_cuMemcpyDtoHAsync;
     api.cuMemcpyDtoDAsync = fault_cuMemcpyDtoDAsync;
     api.cuMemcpyHtoD = fault_cuMemcpyHtoD;
+    api.cuMemcpyDtoH = fault_cuMemcpyDtoH;
     api.cuMemsetD8Async = fault_cuMemsetD8Async;
     api.cuLaunchKernel = fault_cuLaunchKernel;
     api.cuStreamSynchronize = fault_cuStreamSynchronize;
@@ -148,6 +155,8 @@ static void load_api(void)
         SYM(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"),
         SYM(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2"),
         SYM(cuMemcpyHtoD, "cuMemcpyHtoD_v2"),
+        SYM(cuMemcpyDtoH, "cuMemcpyDtoH_v2"),
+        SYM(cuFuncSetAttribute, "cuFuncSetAttribute"),
         SYM(cuMemsetD8Async, "cuMemsetD8Async"),
         SYM(cuLaunchKernel, "cuLaunchKernel"),
         SYM(cuStreamCreate, "cuStreamCreate"),

@@ -23,6 +23,7 @@ typedef struct CUevent_st *CUevent;
 #define LS_CU_EVENT_DISABLE_TIMING 0x2
 #define LS_CU_MEMHOSTALLOC_PORTABLE 0x1
 #define LS_CU_MEMHOSTREGISTER_PORTABLE 0x1
+#define LS_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES 8
 
 typedef struct LsCudaApi {
     CUresult (*cuInit)(unsigned flags);
@@ -50,6 +51,8 @@ typedef struct LsCudaApi {
     CUresult (*cuMemcpyDtoHAsync)(void *dst, CUdeviceptr src, size_t size, CUstream s);
     CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr dst, CUdeviceptr src, size_t size, CUstream s);
     CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void *src, size_t size);
+    CUresult (*cuMemcpyDtoH)(void *dst, CUdeviceptr src, size_t size);
+    CUresult (*cuFuncSetAttribute)(CUfunction fn, int attribute, int value);
     CUresult (*cuMemsetD8Async)(CUdeviceptr dst, unsigned char value, size_t n, CUstream s);
     CUresult (*cuLaunchKernel)(CUfunction fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                unsigned by, unsigned bz, unsigned shared_bytes, CUstream s,

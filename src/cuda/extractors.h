@@ -14,5 +14,8 @@ extern const LsExtractor ls_fex_float_ssim_cuda;
 extern const LsExtractor ls_fex_ssim_cuda;
 extern const LsExtractor ls_fex_float_vif_cuda;
 extern const LsExtractor ls_fex_float_adm_cuda;
+extern const LsExtractor ls_fex_speed_chroma_cuda;
+extern const LsExtractor ls_fex_speed_temporal_cuda;
+extern const LsExtractor ls_fex_cambi_cuda;
 
 #endif

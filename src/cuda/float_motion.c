@@ -108,18 +108,9 @@ static int enqueue(LsFex *fex, LsCudaTwin *t, const LsCudaFrame *f, void *result
 static int collect(LsFex *fex, const void *result, unsigned index, LsCollector *fc)
 {
     FloatMotionCudaPriv *p = fex->priv;
-    LsFloatMotionState *s = &p->state;
-    if (p->opt.motion_force_zero)
-        return ls_float_motion_write(s, index, 0.0, fc);
-    float totals[6], sad0[3] = { 0 }, sad1[3] = { 0 };
+    float totals[6];
     memcpy(totals, result, sizeof(totals));
-    for (unsigned j = 0; j < s->n_planes; j++) {
-        sad0[j] = ls_float_motion_plane_sad(totals[j], s->w[j], s->h[j]);
-        if (p->opt.motion_add_scale1)
-            sad1[j] = ls_float_motion_plane_sad(totals[3 + j], s->w1[j], s->h1[j]);
-    }
-    const double score = index ? ls_float_motion_frame_score(s, sad0, sad1) : 0.0;
-    return ls_float_motion_write(s, index, score, fc);
+    return ls_float_motion_write_totals(&p->state, totals, index, fc);
 }
 
 static int finish(LsFex *fex, LsCollector *fc)

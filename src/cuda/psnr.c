@@ -34,7 +34,7 @@ static int enqueue(LsFex *fex, LsCudaTwin *t, const LsCudaFrame *fr, void *resul
 {
     PsnrCudaPriv *p = fex->priv;
     const LsCudaApi *cu = t->dev.cu;
-    const LsCudaLayout *l = fr->layout;
+    const LsFrameLayout *l = fr->layout;
     const CUdeviceptr sse = p->sse[fr->slot];
     int err = CHECK_CU(cu, cuMemsetD8Async(sse, 0, 3 * sizeof(uint64_t), fr->stream));
     if (err)

@@ -103,8 +103,8 @@ struct LsCudaFrames {
     unsigned w[3], h[3];
     unsigned n_planes;         /* planes the twins read: luma only unless one reads chroma */
     int started;               /* layout fixed, buffers allocated */
-    LsCudaLayout layout;
-    LsCudaPacker packer;
+    LsFrameLayout layout;
+    LsFramePacker packer;
     int packer_up;
     FrameSlot slot[LS_CUDA_SLOTS];
     unsigned next;
@@ -154,7 +154,7 @@ static void frames_destroy(void *obj)
 {
     LsCudaFrames *F = obj;
     if (F->packer_up)
-        ls_cuda_packer_close(&F->packer);
+        ls_frame_packer_close(&F->packer);
     if (F->dev_open && !ls_cuda_push(&F->dev)) {
         const LsCudaApi *cu = F->dev.cu;
         for (unsigned i = 0; i < LS_CUDA_SLOTS; i++) {
@@ -232,7 +232,7 @@ fail:
 static int frames_start(LsCudaFrames *F)
 {
     const LsCudaApi *cu = F->dev.cu;
-    ls_cuda_layout_init(&F->layout, F->n_planes, F->bpc, F->w, F->h);
+    ls_frame_layout_init(&F->layout, F->n_planes, F->bpc, F->w, F->h);
     /* a frame too large for the device is refused with its sizes, before any allocation (the
      * twins' own buffers, allocated at setup, are already taken from the free memory) */
     size_t free_bytes = 0, total = 0;
@@ -254,7 +254,7 @@ static int frames_start(LsCudaFrames *F)
             break;
     }
     if (!err) {
-        err = ls_cuda_packer_init(&F->packer, F->layout.size);
+        err = ls_frame_packer_init(&F->packer, F->layout.size);
         F->packer_up = !err;
     }
     F->started = !err;
@@ -263,7 +263,7 @@ static int frames_start(LsCudaFrames *F)
 
 static int is_pinned(const LsCudaFrames *F, const VmafPicture *pic)
 {
-    const LsCudaLayout *l = &F->layout;
+    const LsFrameLayout *l = &F->layout;
     for (unsigned p = 0; p < l->n_planes; p++)
         if ((size_t)pic->stride[p] != l->row_bytes[p])
             return 0;
@@ -296,11 +296,11 @@ static int frames_acquire(LsCudaFrames *F, unsigned index, const VmafPicture *re
     if ((err = frames_slot_idle(F, s)))
         return err;
     s->valid = 0;
-    const LsCudaLayout *l = &F->layout;
+    const LsFrameLayout *l = &F->layout;
     const double t0 = F->timing ? now_ms() : 0.0;
     const int direct = is_pinned(F, ref) && is_pinned(F, dis);
     if (!direct)
-        ls_cuda_pack(&F->packer, l, s->host, ref, dis);
+        ls_frame_pack(&F->packer, l, s->host, ref, dis);
     if (F->timing) {
         F->pack_ms += now_ms() - t0;
         err = CHECK_CU(cu, cuEventRecord(s->mark[0], s->stream));

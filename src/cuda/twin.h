@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "core/extractor.h"
-#include "cuda/cuda_frames.h"
+#include "core/frame_pack.h"
 #include "cuda/cuda_loader.h"
 
 #define LS_CUDA_SLOTS 3
@@ -37,7 +37,7 @@ typedef struct LsCudaFrame {
     unsigned slot;                 /* 0 .. LS_CUDA_SLOTS-1: pick per-slot buffers with it */
     CUstream stream;               /* the slot's stream: launch everything of this frame on it */
     CUdeviceptr ref[3], dis[3];    /* planes, rows of row_bytes[p] bytes, no padding */
-    const LsCudaLayout *layout;
+    const LsFrameLayout *layout;
 } LsCudaFrame;
 
 typedef struct LsCudaTwinDesc {

@@ -21,8 +21,9 @@
 #define LOCKSTEP_FEATURE_ADM_H
 
 #include "core/portable.h"
+#include "core/soft_f64.h"
 
-#if !defined(__CUDACC__) || !defined(__CUDA_ARCH__)
+#if (!defined(__CUDACC__) || !defined(__CUDA_ARCH__)) && !defined(LS_OPENCL_C)
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -63,7 +64,9 @@ LS_HD static inline int32_t ls_adm_abs32(int32_t x)
 /* 32 - clz32(m), m > 0 */
 LS_HD static inline int ls_adm_bit_length(uint32_t m)
 {
-#if defined(__CUDA_ARCH__)
+#if defined(LS_OPENCL_C)
+    return 32 - (int)clz(m);
+#elif defined(__CUDA_ARCH__)
     return 32 - __clz((int)m);
 #elif defined(__GNUC__)
     return 32 - __builtin_clz(m);
@@ -132,13 +135,18 @@ LS_HD static inline int32_t ls_adm_dwt123_tap(const int32_t f[4], const int32_t 
 /* ---- decoupling (adm.md §5) ---- */
 
 /* Angle test: (float)ot/4096 >= 0 and its square >= C * (float)oo/4096 * (float)tt/4096 in double,
- * left to right. */
+ * left to right (through ls_f64, core/soft_f64.h). x / 4096.0 is written x * 2^-12: both are exact
+ * and equal, x being zero or a float of magnitude 1 or more. */
 LS_HD static inline int ls_adm_angle_flag(int64_t ot, int64_t oo, int64_t tt)
 {
-    const double dp = (double)(float)ot / 4096.0;
-    const double mo = (double)(float)oo / 4096.0;
-    const double mt = (double)(float)tt / 4096.0;
-    return dp >= 0.0 && dp * dp >= (double)LS_ADM_COS_1DEG_SQ * mo * mt;
+    const ls_f64 scale = LS_F64_C(0x3f30000000000000ull, 0x1p-12);
+    const ls_f64 dp = ls_f64_mul(ls_f64_from_f32((float)ot), scale);
+    const ls_f64 mo = ls_f64_mul(ls_f64_from_f32((float)oo), scale);
+    const ls_f64 mt = ls_f64_mul(ls_f64_from_f32((float)tt), scale);
+    const ls_f64 zero = LS_F64_C(0, 0.0);
+    return ls_f64_le(zero, dp) &&
+           ls_f64_le(ls_f64_mul(ls_f64_mul(ls_f64_from_f32(LS_ADM_COS_1DEG_SQ), mo), mt),
+                     ls_f64_mul(dp, dp));
 }
 
 /* floor(2^30 / m) for m in 1..32768: the reference's division table entry DIV[32768 + m]
@@ -173,20 +181,20 @@ LS_HD static inline int64_t ls_adm_gain123(int32_t o, int32_t t)
  * set and the float rst_f = (k / 32768) * (o / 64) is positive (negative), trunc(min (max) of
  * rst * egl and t) in double. rst_f's sign is sign(o) when k > 0, else 0. */
 LS_HD static inline int64_t ls_adm_restore(int64_t k, int64_t rst, int32_t o, int32_t t, int angle,
-                                           double egl)
+                                           ls_f64 egl)
 {
     if (angle && k > 0) {
-        const double g = (double)rst * egl;
+        const ls_f64 g = ls_f64_mul(ls_f64_from_i64(rst), egl), td = ls_f64_from_i64(t);
         if (o > 0)
-            return (int64_t)(g < (double)t ? g : (double)t);
+            return ls_f64_to_i64(ls_f64_lt(g, td) ? g : td);
         if (o < 0)
-            return (int64_t)(g > (double)t ? g : (double)t);
+            return ls_f64_to_i64(ls_f64_lt(td, g) ? g : td);
     }
     return rst;
 }
 
 /* One pixel of scale 0: reference o[3], distorted t[3] (h, v, d) to restored r[3], additive a[3]. */
-LS_HD static inline void ls_adm_decouple0(const int16_t o[3], const int16_t t[3], double egl,
+LS_HD static inline void ls_adm_decouple0(const int16_t o[3], const int16_t t[3], ls_f64 egl,
                                           int16_t r[3], int16_t a[3])
 {
     const int64_t ot = (int64_t)o[0] * t[0] + (int64_t)o[1] * t[1];
@@ -203,7 +211,7 @@ LS_HD static inline void ls_adm_decouple0(const int16_t o[3], const int16_t t[3]
 }
 
 /* One pixel of scales 1..3 (int32 bands). int64 sums wrap as the reference's would. */
-LS_HD static inline void ls_adm_decouple123(const int32_t o[3], const int32_t t[3], double egl,
+LS_HD static inline void ls_adm_decouple123(const int32_t o[3], const int32_t t[3], ls_f64 egl,
                                             int32_t r[3], int32_t a[3])
 {
     const int64_t ot =
@@ -320,9 +328,9 @@ LS_HD static inline uint64_t ls_adm_add_row_u(uint64_t acc, uint64_t inner, uint
 }
 
 /* ---- host: options, per-scale constants, the float steps ---- */
-#if !defined(__CUDACC__) || !defined(__CUDA_ARCH__)
+#if (!defined(__CUDACC__) || !defined(__CUDA_ARCH__)) && !defined(LS_OPENCL_C)
 
-#include "core/extractor.h"
+#include "core/extractor.h" /* host only */
 
 typedef struct LsAdmOptions {
     bool debug;

@@ -216,44 +216,65 @@ double ls_cambi_top_mean(const float *c, unsigned k)
     return sum / (double)k;
 }
 
-/* A non-zero c-value is w * p0 * pm / (p0 + pm) (within a few float roundings) with p0, pm >= 1
- * and w <= 9, p0 + pm <= 4225: it lies in [0.5, 2^14), so it is an integer multiple of 2^-24
- * below 2^38. */
 void ls_cambi_sums_add(LsCambiSums *sums, const float *c, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
-        const uint32_t b = ls_float_bits(c[i]);
-        if (!b)
-            continue;
-        const uint32_t e = b >> 23; /* the sign is 0 */
-        if (e < 126 || e > 140) {
-            sums->odd++;
-            continue;
+        uint64_t f = 0;
+        switch (ls_cambi_sum_units(c[i], &f)) {
+        case 0: break;
+        case 1:
+            sums->nonzero++;
+            sums->total += f;
+            sums->bits |= f;
+            break;
+        default: sums->odd++; break;
         }
-        const uint64_t f = (uint64_t)((b & 0x7fffffu) | 0x800000u) << (e - 126);
-        sums->nonzero++;
-        sums->total += f;
-        sums->bits |= f;
     }
+}
+
+static unsigned pool_k(unsigned n, double topk)
+{
+    int k = (int)(topk * (double)n);
+    return (unsigned)(k < 1 ? 1 : k > (int)n ? (int)n : k);
+}
+
+bool ls_cambi_pool_shortcut(unsigned n, double topk, const LsCambiSums *sums, double *score)
+{
+    const unsigned k = pool_k(n, topk);
+    /* When the non-zero values are at most k, the k largest are all of them plus zeros. If
+     * moreover every partial sum of them is exact in double (all are multiples of 2^g and their
+     * total is below 2^(53+g)), the reference's double sum in its own order equals the exact
+     * total, whatever the order: no selection is needed. n < 2^25 keeps the total below 2^63. */
+    if (!sums->odd && n < (1u << 25) && sums->nonzero <= k) {
+        const int g = sums->bits ? __builtin_ctzll(sums->bits) : 0;
+        if ((sums->total >> g) < ((uint64_t)1 << 53)) {
+            *score = ldexp((double)sums->total, -24) / (double)k;
+            return true;
+        }
+    }
+    return false;
 }
 
 double ls_cambi_pool(const LsCambiDsp *dsp, float *c, unsigned n, double topk,
                      const LsCambiSums *sums)
 {
-    int k = (int)(topk * (double)n);
-    k = k < 1 ? 1 : k > (int)n ? (int)n : k;
-    /* Shortcut: when the non-zero values are at most k, the k largest are all of them plus zeros.
-     * If moreover every partial sum of them is exact in double (all are multiples of 2^g and
-     * their total is below 2^(53+g)), the reference's double sum in its own order equals the
-     * exact total, whatever the order: no selection is needed. n < 2^25 keeps the total below
-     * 2^63. */
-    if (!sums->odd && n < (1u << 25) && sums->nonzero <= (unsigned)k) {
-        const int g = sums->bits ? __builtin_ctzll(sums->bits) : 0;
-        if ((sums->total >> g) < ((uint64_t)1 << 53))
-            return ldexp((double)sums->total, -24) / (double)k;
-    }
-    dsp->select(c, n, (unsigned)k);
-    return ls_cambi_top_mean(c, (unsigned)k);
+    double score;
+    if (ls_cambi_pool_shortcut(n, topk, sums, &score))
+        return score;
+    const unsigned k = pool_k(n, topk);
+    dsp->select(c, n, k);
+    return ls_cambi_top_mean(c, k);
+}
+
+int ls_cambi_check_top(unsigned top, unsigned bpc)
+{
+    const unsigned max = (1u << bpc) - 1;
+    if (top > max)
+        return ls_fex_error(NULL,
+                            "cambi: invalid input: a luma sample is %u, above %u, the largest "
+                            "%u-bit value",
+                            top, max, bpc);
+    return 0;
 }
 
 /* ---- init ---- */
@@ -499,6 +520,7 @@ typedef struct Scratch {
     uint16_t *img;
     uint8_t *mask;
     float *c;
+    uint16_t *conv; /* two converted input rows */
     LsCambiWindowMem window;
     void *tmp;
 } Scratch;
@@ -519,6 +541,7 @@ static void scratch_free(Scratch *x)
     free(x->img);
     free(x->mask);
     free(x->c);
+    free(x->conv);
     ls_cambi_window_mem_free(&x->window);
     free(x->tmp);
     free(x);
@@ -539,9 +562,10 @@ static Scratch *scratch_alloc(const LsCambiState *s)
     x->img = malloc(n * sizeof(*x->img));
     x->mask = malloc(n);
     x->c = malloc(n * sizeof(*x->c));
+    x->conv = malloc(2 * (size_t)w * sizeof(*x->conv));
     const size_t tmp_mode = 3 * (size_t)w * sizeof(uint16_t), tmp_mask = ls_cambi_mask_tmp_size(w);
     x->tmp = malloc(tmp_mode > tmp_mask ? tmp_mode : tmp_mask);
-    if (!x->img || !x->mask || !x->c || !x->tmp ||
+    if (!x->img || !x->mask || !x->c || !x->conv || !x->tmp ||
         ls_cambi_window_mem_alloc(&x->window, &s->thr, w, window)) {
         scratch_free(x);
         return NULL;
@@ -600,45 +624,91 @@ static void antidither_row(uint16_t *restrict out, const uint16_t *restrict row,
     out[w - 1] = (uint16_t)ls_cambi_antidither(row, below, (int)w - 1, (int)w);
 }
 
-/* The 10-bit working picture of the luma plane (§5). */
-static int preprocess(const LsCambiState *s, const LsCambiGeometry *g, const VmafPicture *pic,
-                      uint16_t *img, uint16_t *tmp)
+/* The largest luma sample of the picture. */
+static unsigned luma_max(const LsCambiState *s, const VmafPicture *pic)
 {
+    unsigned top = 0;
+    for (unsigned i = 0; i < s->in_h; i++) {
+        const uint16_t *row =
+            (const uint16_t *)((const uint8_t *)pic->data[0] + (ptrdiff_t)i * pic->stride[0]);
+        for (unsigned j = 0; j < s->in_w; j++)
+            top = row[j] > top ? row[j] : top;
+    }
+    return top;
+}
+
+/* Input validation (§5.1): samples above the depth would index past the histograms. */
+static bool depth_checked(unsigned bpc) { return bpc != 8 && bpc != 16; }
+
+static int depth_error(const LsCambiState *s, const VmafPicture *pic)
+{
+    return ls_cambi_check_top(luma_max(s, pic), s->bpc);
+}
+
+/* Whether a row of w 16-bit samples has one above max (2^bpc - 1: all ones, so the OR tells). */
+static bool row_above(const uint8_t *row, unsigned w, unsigned max)
+{
+    const uint16_t *r = (const uint16_t *)(const void *)row;
+    uint16_t any = 0; /* 16-bit lanes: the OR vectorises without widening */
+    for (unsigned j = 0; j < w; j++)
+        any = (uint16_t)(any | r[j]);
+    return any > max;
+}
+
+/* Makes the rows of the 10-bit working picture (§5) one at a time, for ls_cambi_spatial_mask. */
+typedef struct RowMaker {
+    const LsCambiState *s;
+    const LsCambiDsp *dsp;
+    const LsCambiGeometry *g;
+    const VmafPicture *pic;
+    uint16_t *cur, *next; /* anti-dithering: converted rows r and r + 1 */
+} RowMaker;
+
+static int make_row(void *ctx, unsigned r, uint16_t *out, const uint16_t **at)
+{
+    RowMaker *m = ctx;
+    const LsCambiState *s = m->s;
+    const LsCambiGeometry *g = m->g;
     const unsigned bpc = s->bpc, w = g->w, h = g->h;
-    if (bpc != 8 && bpc != 16) {
-        const unsigned max = (1u << bpc) - 1;
-        unsigned top = 0;
-        for (unsigned i = 0; i < s->in_h; i++) {
-            const uint16_t *row = (const uint16_t *)((const uint8_t *)pic->data[0] +
-                                                     (ptrdiff_t)i * pic->stride[0]);
-            for (unsigned j = 0; j < s->in_w; j++)
-                top = row[j] > top ? row[j] : top;
+    const uint8_t *plane = m->pic->data[0];
+    const ptrdiff_t in_stride = m->pic->stride[0];
+    *at = out;
+    if (g->pos_y) { /* resampling: the whole input was checked before */
+#define INPUT_ROW(i) (plane + (ptrdiff_t)g->pos_y[i] * in_stride)
+        if (!s->antidither) {
+            convert_row(out, INPUT_ROW(r), g->pos_x, w, bpc);
+            return 0;
         }
-        if (top > max)
-            return ls_fex_error(NULL,
-                                "cambi: invalid input: a luma sample is %u, above %u, the largest "
-                                "%u-bit value",
-                                top, max, bpc);
-    }
-    const uint8_t *plane = pic->data[0];
-#define INPUT_ROW(i) (plane + (ptrdiff_t)(g->pos_y ? (unsigned)g->pos_y[i] : (i)) * pic->stride[0])
-    if (!s->antidither) {
-        for (unsigned i = 0; i < h; i++)
-            convert_row(img + (size_t)i * w, INPUT_ROW(i), g->pos_x, w, bpc);
+        if (r == 0)
+            convert_row(m->cur, INPUT_ROW(0), g->pos_x, w, bpc);
+        if (r + 1 < h)
+            convert_row(m->next, INPUT_ROW(r + 1), g->pos_x, w, bpc);
+        antidither_row(out, m->cur, r + 1 < h ? m->next : m->cur, w);
+        uint16_t *t = m->cur;
+        m->cur = m->next;
+        m->next = t;
         return 0;
-    }
-    /* working row i is filtered from the converted rows i and i + 1, kept in tmp */
-    uint16_t *cur = tmp, *next = tmp + w;
-    convert_row(cur, INPUT_ROW(0), g->pos_x, w, bpc);
-    for (unsigned i = 0; i < h; i++) {
-        if (i + 1 < h)
-            convert_row(next, INPUT_ROW(i + 1), g->pos_x, w, bpc);
-        antidither_row(img + (size_t)i * w, cur, i + 1 < h ? next : cur, w);
-        uint16_t *t = cur;
-        cur = next;
-        next = t;
-    }
 #undef INPUT_ROW
+    }
+    /* the working size is the input's: rows are checked as they are converted */
+    const uint8_t *row = plane + (ptrdiff_t)r * in_stride;
+    const uint8_t *below = r + 1 < h ? row + in_stride : row;
+    if (depth_checked(bpc) && row_above(row, w, (1u << bpc) - 1))
+        return depth_error(s, m->pic);
+    if (!s->antidither) {
+        if (bpc == 10)
+            *at = (const uint16_t *)(const void *)row; /* already the working row */
+        else
+            convert_row(out, row, NULL, w, bpc);
+    } else if (bpc == 8) {
+        m->dsp->antidither8(out, row, below, w);
+    } else {
+        /* the row below is checked on its own turn; a bad sample here only meets equality
+         * tests before that turn fails the picture */
+        convert_row(m->cur, row, NULL, w, bpc);
+        convert_row(m->next, below, NULL, w, bpc);
+        antidither_row(out, m->cur, m->next, w);
+    }
     return 0;
 }
 
@@ -661,13 +731,21 @@ static int score_picture(const LsCambiState *s, const LsCambiDsp *dsp, Scratch *
                          const LsCambiGeometry *g, const VmafPicture *pic, bool heatmaps,
                          unsigned index, double *score)
 {
-    int err = preprocess(s, g, pic, x->img, x->tmp);
+    if (g->pos_y && depth_checked(s->bpc)) { /* resampled: the whole input is checked first */
+        const int err = ls_cambi_check_top(luma_max(s, pic), s->bpc);
+        if (err)
+            return err;
+    }
+    /* scale 0 starts decimated with the speed-up (§6.2); the scales are stored at its width */
+    const bool half = g->sw[0] != g->w || g->sh[0] != g->h;
+    const ptrdiff_t stride = (ptrdiff_t)g->sw[0];
+    RowMaker maker = { s, dsp, g, pic, x->conv, x->conv + g->w };
+    int err = ls_cambi_spatial_mask(dsp, x->img, x->mask, stride, g->w, g->h, g->mask_index, half,
+                                    make_row, &maker, x->tmp);
     if (err)
         return err;
-    const ptrdiff_t stride = (ptrdiff_t)g->w;
-    ls_cambi_spatial_mask(dsp, x->mask, x->img, stride, g->w, g->h, g->mask_index, x->tmp);
     double scale_score[LS_CAMBI_NUM_SCALES];
-    unsigned w = g->w, h = g->h;
+    unsigned w = g->sw[0], h = g->sh[0];
     for (int k = 0; k < LS_CAMBI_NUM_SCALES; k++) {
         if (g->sw[k] != w || g->sh[k] != h) {
             w = g->sw[k];

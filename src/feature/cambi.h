@@ -90,6 +90,15 @@ static inline double ls_cambi_full_reference(double dist, double src, double max
 /* z[j] = zero derivative at j of a row (§6.1); below = the next row, the row itself on the last. */
 typedef void (*LsCambiZeroDerivFn)(uint8_t *z, const uint16_t *row, const uint16_t *below,
                                    unsigned w);
+/* colsum[j] = colsum[j] + enter[j] - leave[j] for j < w (counts of the rows in the mask window:
+ * a zero-derivative row enters, another leaves); nothing past w changes. */
+typedef void (*LsCambiColsumFn)(uint8_t *colsum, const uint8_t *enter, const uint8_t *leave,
+                                unsigned w);
+/* The working row of 8-bit input rows with the anti-dithering filter (§5.2, §5.3): the sum of
+ * four samples shifted up by 2, shifted back by 2, is their plain sum, out[j] = row[j] +
+ * row[j + 1] + below[j] + below[j + 1], the last column its own right neighbour. */
+typedef void (*LsCambiAntidither8Fn)(uint16_t *out, const uint8_t *row, const uint8_t *below,
+                                     unsigned w);
 /* mask[j] = (colsum[j - 3] + ... + colsum[j + 3]) > mask_index, where colsum holds the
  * zero-derivative counts of the 7 rows around the mask row, with 3 zero entries before colsum[0]
  * and after colsum[w - 1] and readable up to 32 entries past them. */
@@ -134,7 +143,9 @@ typedef void (*LsCambiCRunsFn)(float *c, const LsCambiRun *runs, unsigned n, con
 typedef void (*LsCambiSelectFn)(float *c, unsigned n, unsigned k);
 
 typedef struct LsCambiDsp {
+    LsCambiAntidither8Fn antidither8;
     LsCambiZeroDerivFn zero_deriv;
+    LsCambiColsumFn colsum;
     LsCambiMaskRowFn mask_row;
     LsCambiModeHFn mode_h;
     LsCambiModeVFn mode_v;
@@ -152,16 +163,34 @@ void ls_cambi_dsp_init(LsCambiDsp *dsp, uint64_t cpu_flags);
  * values. c may be reordered. */
 double ls_cambi_pool(const LsCambiDsp *dsp, float *c, unsigned n, double topk,
                      const LsCambiSums *sums);
+/* The shortcut of ls_cambi_pool alone: true with the score when the sums decide it (the
+ * c-values are not needed then). */
+bool ls_cambi_pool_shortcut(unsigned n, double topk, const LsCambiSums *sums, double *score);
+/* The input check of bit depths other than 8 and 16: the largest luma sample `top` must fit
+ * (one line through ls_fex_error, -EINVAL, otherwise). */
+int ls_cambi_check_top(unsigned top, unsigned bpc);
 /* The reference's selection and sum, always (the test oracle of ls_cambi_pool's shortcut). */
 double ls_cambi_pool_select(float *c, unsigned n, unsigned k);
 /* (c[0] + ... + c[k - 1]) / k in double, in index order. */
 double ls_cambi_top_mean(const float *c, unsigned k);
 
 /* Whole-picture passes over the row units. */
-static inline size_t ls_cambi_mask_tmp_size(unsigned w) { return (size_t)(w + 64) * 9; }
-/* M of a w x h picture (§6.1), mask stride = w; tmp: ls_cambi_mask_tmp_size(w) bytes. */
-void ls_cambi_spatial_mask(const LsCambiDsp *dsp, uint8_t *mask, const uint16_t *img,
-                           ptrdiff_t stride, unsigned w, unsigned h, int mask_index, void *tmp);
+static inline size_t ls_cambi_mask_tmp_size(unsigned w)
+{
+    return (size_t)(w + 64) * 12 + 16 * (size_t)w;
+}
+/* Working row r (w samples, called for r = 0, 1, ..., h - 1 in turn): written into buf, or found
+ * elsewhere (the input row itself when it needs no conversion); *row is set to where it is, and
+ * stays valid until the pass ends. Non-zero stops the pass. */
+typedef int (*LsCambiRowFn)(void *ctx, unsigned r, uint16_t *buf, const uint16_t **row);
+/* M of a w x h working picture (§6.1), and the picture and mask that scale 0 starts from: the
+ * whole picture, or with `half` (the speed-up, §6.2) its even rows and columns, sampled as they
+ * are made so that the full-size picture never goes to memory. img and mask have rows `stride`
+ * apart. The working rows come from row(ctx, ...); row NULL: img holds the picture already (not
+ * with half). tmp: ls_cambi_mask_tmp_size(w) bytes. Returns 0 or what row returned. */
+int ls_cambi_spatial_mask(const LsCambiDsp *dsp, uint16_t *img, uint8_t *mask, ptrdiff_t stride,
+                          unsigned w, unsigned h, int mask_index, bool half, LsCambiRowFn row,
+                          void *ctx, void *tmp);
 /* The mode filter in place (§6.2.1); tmp: 3 * w uint16. */
 void ls_cambi_mode_filter(const LsCambiDsp *dsp, uint16_t *img, ptrdiff_t stride, unsigned w,
                           unsigned h, uint16_t *tmp);
@@ -185,7 +214,9 @@ void ls_cambi_c_values(const LsCambiDsp *dsp, const LsCambiThresholds *t, LsCamb
                        unsigned w, unsigned h, int window, LsCambiSums *sums);
 
 /* the C references (also the SIMD variants' tails) */
+void ls_cambi_antidither8_c(uint16_t *out, const uint8_t *row, const uint8_t *below, unsigned w);
 void ls_cambi_zero_deriv_c(uint8_t *z, const uint16_t *row, const uint16_t *below, unsigned w);
+void ls_cambi_colsum_c(uint8_t *colsum, const uint8_t *enter, const uint8_t *leave, unsigned w);
 void ls_cambi_mask_row_c(uint8_t *mask, const uint8_t *colsum, unsigned w, int mask_index);
 void ls_cambi_mode_h_c(uint16_t *out, const uint16_t *row, unsigned w);
 void ls_cambi_mode_v_c(uint16_t *out, const uint16_t *up, const uint16_t *mid,
@@ -201,7 +232,10 @@ void ls_cambi_c_runs_c(float *c, const LsCambiRun *runs, unsigned n, const uint1
                        unsigned w, const uint16_t *hist, ptrdiff_t hist_stride,
                        const LsCambiThresholds *t, LsCambiSums *sums);
 
+void ls_cambi_antidither8_avx2(uint16_t *out, const uint8_t *row, const uint8_t *below,
+                               unsigned w);
 void ls_cambi_zero_deriv_avx2(uint8_t *z, const uint16_t *row, const uint16_t *below, unsigned w);
+void ls_cambi_colsum_avx2(uint8_t *colsum, const uint8_t *enter, const uint8_t *leave, unsigned w);
 void ls_cambi_mask_row_avx2(uint8_t *mask, const uint8_t *colsum, unsigned w, int mask_index);
 void ls_cambi_mode_h_avx2(uint16_t *out, const uint16_t *row, unsigned w);
 void ls_cambi_mode_v_avx2(uint16_t *out, const uint16_t *up, const uint16_t *mid,
@@ -217,6 +251,19 @@ void ls_cambi_hist_runs_avx2(uint16_t *hist, ptrdiff_t hist_stride, const LsCamb
 void ls_cambi_c_runs_avx2(float *c, const LsCambiRun *runs, unsigned n, const uint16_t *vals,
                           unsigned w, const uint16_t *hist, ptrdiff_t hist_stride,
                           const LsCambiThresholds *t, LsCambiSums *sums);
+void ls_cambi_antidither8_avx512(uint16_t *out, const uint8_t *row, const uint8_t *below,
+                                 unsigned w);
+void ls_cambi_zero_deriv_avx512(uint8_t *z, const uint16_t *row, const uint16_t *below,
+                                unsigned w);
+void ls_cambi_mode_h_avx512(uint16_t *out, const uint16_t *row, unsigned w);
+void ls_cambi_mode_v_avx512(uint16_t *out, const uint16_t *up, const uint16_t *mid,
+                            const uint16_t *down, unsigned w);
+void ls_cambi_decimate_avx512(uint16_t *out, uint8_t *mout, const uint16_t *in,
+                              const uint8_t *min, unsigned w);
+unsigned ls_cambi_runs_avx512(LsCambiRun *runs, const uint16_t *vals, const uint8_t *mask,
+                              unsigned w, int lo, int hi);
+void ls_cambi_colsum_avx512(uint8_t *colsum, const uint8_t *enter, const uint8_t *leave,
+                            unsigned w);
 void ls_cambi_hist_runs_avx512(uint16_t *hist, ptrdiff_t hist_stride, const LsCambiRun *runs,
                                unsigned n, const uint16_t *vals, unsigned w, int pad, int lo,
                                int sign);

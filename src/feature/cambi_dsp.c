@@ -11,10 +11,23 @@
 #include "core/cpu.h"
 #include "feature/cambi.h"
 
+void ls_cambi_antidither8_c(uint16_t *out, const uint8_t *row, const uint8_t *below, unsigned w)
+{
+    for (unsigned j = 0; j + 1 < w; j++)
+        out[j] = (uint16_t)(row[j] + row[j + 1] + below[j] + below[j + 1]);
+    out[w - 1] = (uint16_t)(2 * (row[w - 1] + below[w - 1]));
+}
+
 void ls_cambi_zero_deriv_c(uint8_t *z, const uint16_t *row, const uint16_t *below, unsigned w)
 {
     for (unsigned j = 0; j < w; j++)
         z[j] = (uint8_t)ls_cambi_zero_derivative(row, below, (int)j, (int)w);
+}
+
+void ls_cambi_colsum_c(uint8_t *colsum, const uint8_t *enter, const uint8_t *leave, unsigned w)
+{
+    for (unsigned j = 0; j < w; j++)
+        colsum[j] = (uint8_t)(colsum[j] + enter[j] - leave[j]);
 }
 
 void ls_cambi_mask_row_c(uint8_t *mask, const uint8_t *colsum, unsigned w, int mask_index)
@@ -139,7 +152,9 @@ void ls_cambi_select_c(float *c, unsigned n, unsigned k)
 
 void ls_cambi_dsp_init(LsCambiDsp *dsp, uint64_t cpu_flags)
 {
+    dsp->antidither8 = ls_cambi_antidither8_c;
     dsp->zero_deriv = ls_cambi_zero_deriv_c;
+    dsp->colsum = ls_cambi_colsum_c;
     dsp->mask_row = ls_cambi_mask_row_c;
     dsp->mode_h = ls_cambi_mode_h_c;
     dsp->mode_v = ls_cambi_mode_v_c;
@@ -151,7 +166,9 @@ void ls_cambi_dsp_init(LsCambiDsp *dsp, uint64_t cpu_flags)
 #if defined(__x86_64__) || defined(__i386__)
     if (!(cpu_flags & LS_CPU_FLAG_AVX2))
         return;
+    dsp->antidither8 = ls_cambi_antidither8_avx2;
     dsp->zero_deriv = ls_cambi_zero_deriv_avx2;
+    dsp->colsum = ls_cambi_colsum_avx2;
     dsp->mask_row = ls_cambi_mask_row_avx2;
     dsp->mode_h = ls_cambi_mode_h_avx2;
     dsp->mode_v = ls_cambi_mode_v_avx2;
@@ -162,6 +179,13 @@ void ls_cambi_dsp_init(LsCambiDsp *dsp, uint64_t cpu_flags)
     dsp->select = ls_cambi_select_avx2;
     if (!(cpu_flags & LS_CPU_FLAG_AVX512))
         return;
+    dsp->antidither8 = ls_cambi_antidither8_avx512;
+    dsp->zero_deriv = ls_cambi_zero_deriv_avx512;
+    dsp->colsum = ls_cambi_colsum_avx512;
+    dsp->mode_h = ls_cambi_mode_h_avx512;
+    dsp->mode_v = ls_cambi_mode_v_avx512;
+    dsp->decimate = ls_cambi_decimate_avx512;
+    dsp->runs = ls_cambi_runs_avx512;
     dsp->hist_runs = ls_cambi_hist_runs_avx512;
     dsp->c_runs = ls_cambi_c_runs_avx512;
 #else
@@ -169,31 +193,56 @@ void ls_cambi_dsp_init(LsCambiDsp *dsp, uint64_t cpu_flags)
 #endif
 }
 
-void ls_cambi_spatial_mask(const LsCambiDsp *dsp, uint8_t *mask, const uint16_t *img,
-                           ptrdiff_t stride, unsigned w, unsigned h, int mask_index, void *tmp)
+int ls_cambi_spatial_mask(const LsCambiDsp *dsp, uint16_t *img, uint8_t *mask, ptrdiff_t stride,
+                          unsigned w, unsigned h, int mask_index, bool half, LsCambiRowFn row,
+                          void *ctx, void *tmp)
 {
     enum { R = LS_CAMBI_MASK_RADIUS, RING = 2 * R + 2 };
     /* colsum: the zero-derivative count of the 7 rows around the mask row, between R zero
-     * entries on each side (and slack for vector reads); ring: the rows still in the window */
+     * entries on each side (and slack for vector reads); zring: the rows still in the window;
+     * none: a zero row (what enters or leaves at the picture's edges); mrow: a full mask row
+     * before decimation; iring: working rows made into a buffer (mask row i needs working rows
+     * up to i + R + 1, so at most R + 2 are live; 64-byte aligned), and where each live row is */
     uint8_t *colsum = (uint8_t *)tmp + R;
-    uint8_t *ring = (uint8_t *)tmp + w + 64;
+    uint8_t *zring = (uint8_t *)tmp + w + 64;
+    uint8_t *none = zring + RING * (size_t)w;
+    uint8_t *mrow = none + w + 64;
+    uint16_t *iring = (uint16_t *)(void *)(((uintptr_t)(mrow + w + 64) + 63) & ~(uintptr_t)63);
+    const uint16_t *work[RING];
     memset(tmp, 0, w + 64);
-    unsigned next = 0;
+    memset(none, 0, w);
+    unsigned made = 0, next = 0; /* working rows made, zero-derivative rows counted */
     for (unsigned i = 0; i < h; i++) {
         for (; next <= i + R && next < h; next++) {
-            const uint16_t *row = img + next * stride;
-            uint8_t *z = ring + (next % RING) * w;
-            dsp->zero_deriv(z, row, next + 1 < h ? row + stride : row, w);
-            for (unsigned j = 0; j < w; j++)
-                colsum[j] = (uint8_t)(colsum[j] + z[j]);
+            const unsigned below = next + 1 < h ? next + 1 : next;
+            for (; made <= below; made++) {
+                uint16_t *buf = half ? iring + (made % RING) * (size_t)w : img + made * stride;
+                const uint16_t *at = buf;
+                const int err = row ? row(ctx, made, buf, &at) : 0;
+                if (err)
+                    return err;
+                if (!half && at != buf)
+                    memcpy(buf, at, w * sizeof(*buf)); /* the scale works on img */
+                work[made % RING] = at;
+            }
+            uint8_t *z = zring + (next % RING) * (size_t)w;
+            dsp->zero_deriv(z, work[next % RING], work[below % RING], w);
+            /* the row of the window that leaves when this one enters (counted for mask row
+             * next - R, whose window ends at next) */
+            dsp->colsum(colsum, z, next >= 2 * R + 1 ? zring + ((next - 2 * R - 1) % RING) * w
+                                                      : none, w);
         }
-        if (i >= R + 1) {
-            const uint8_t *z = ring + ((i - R - 1) % RING) * w;
-            for (unsigned j = 0; j < w; j++)
-                colsum[j] = (uint8_t)(colsum[j] - z[j]);
+        if (i + R >= h && i >= R + 1) /* no row enters near the bottom; one still leaves */
+            dsp->colsum(colsum, none, zring + ((i - R - 1) % RING) * (size_t)w, w);
+        if (!half) {
+            dsp->mask_row(mask + i * stride, colsum, w, mask_index);
+        } else if (!(i & 1)) {
+            dsp->mask_row(mrow, colsum, w, mask_index);
+            dsp->decimate(img + (i >> 1) * stride, mask + (i >> 1) * stride, work[i % RING], mrow,
+                          (w + 1) >> 1);
         }
-        dsp->mask_row(mask + i * w, colsum, w, mask_index);
     }
+    return 0;
 }
 
 void ls_cambi_mode_filter(const LsCambiDsp *dsp, uint16_t *img, ptrdiff_t stride, unsigned w,

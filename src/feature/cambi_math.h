@@ -147,6 +147,22 @@ LS_HD static inline float ls_cambi_c_value(const LsCambiThresholds *t, int v, co
     return c;
 }
 
+/* One c-value in the pooling's exact sums (cambi.h, LsCambiSums): 0 for a zero, 1 with its
+ * value in units of 2^-24 in *units, 2 for a value these units do not cover (not in [0.5, 2^14)).
+ * A non-zero c-value is w * p0 * pm / (p0 + pm) (within a few float roundings) with p0, pm >= 1
+ * and w <= 9, p0 + pm <= 4225: it lies in [0.5, 2^14), an integer multiple of 2^-24 below 2^38. */
+LS_HD static inline int ls_cambi_sum_units(float c, ls_u64 *units)
+{
+    const ls_u32 b = ls_float_bits(c);
+    if (!b)
+        return 0;
+    const ls_u32 e = b >> 23; /* the sign is 0 */
+    if (e < 126 || e > 140)
+        return 2;
+    *units = (ls_u64)((b & 0x7fffffu) | 0x800000u) << (e - 126);
+    return 1;
+}
+
 /* The frame score from the five pooled scale scores (§8): a double chain in scale order, divided
  * by the pixels of a full window. */
 LS_HD static inline double ls_cambi_frame_score(const double score[LS_CAMBI_NUM_SCALES], int window)

@@ -306,6 +306,15 @@ static int float_motion_flush(LsFex *fex, LsCollector *fc)
     return ls_float_motion_flush(&p->state, fc);
 }
 
+/* score[i] = SAD(i - 1, i) is zero at 0; motion2/motion3 at i are min(score[i], score[i + 1]),
+ * written one frame late, and the last frame's are score[i] alone. */
+static void float_motion_frames_around(const LsFex *fex, unsigned *before, unsigned *after)
+{
+    (void)fex;
+    *before = 1;
+    *after = 1;
+}
+
 static const char *const float_motion_provided[] = { "VMAF_feature_motion_score",
                                                      "VMAF_feature_motion2_score",
                                                      "VMAF_feature_motion3_score", NULL };
@@ -321,4 +330,20 @@ const LsExtractor ls_fex_float_motion = {
     .extract = float_motion_extract,
     .flush = float_motion_flush,
     .close = float_motion_close,
+    .frames_around = float_motion_frames_around,
 };
+
+int ls_float_motion_write_totals(LsFloatMotionState *s, const float totals[6], unsigned index,
+                                 LsCollector *fc)
+{
+    if (s->opt.motion_force_zero)
+        return ls_float_motion_write(s, index, 0.0, fc);
+    float sad0[3] = { 0 }, sad1[3] = { 0 };
+    for (unsigned j = 0; j < s->n_planes; j++) {
+        sad0[j] = ls_float_motion_plane_sad(totals[j], s->w[j], s->h[j]);
+        if (s->opt.motion_add_scale1)
+            sad1[j] = ls_float_motion_plane_sad(totals[3 + j], s->w1[j], s->h1[j]);
+    }
+    const double score = index ? ls_float_motion_frame_score(s, sad0, sad1) : 0.0;
+    return ls_float_motion_write(s, index, score, fc);
+}

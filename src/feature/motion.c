@@ -241,6 +241,18 @@ static int motion_flush(LsFex *fex, LsCollector *fc)
     return ls_motion_flush(&p->state, fc);
 }
 
+/* S[i] = SAD(i - w, i) with w = 1, or 2 in the five-frame window, is zero below w; motion2 at i
+ * reads S[i + 1] and, in the window, S[i - 1]; motion3's moving average reads motion2 at i - 1.
+ * So scores from w + (window ? 1 : 0) + (average ? 1 : 0) frames into a stream on are the
+ * whole video's. After a frame: motion2 reads S[i + 1], the last frame's is S[i] alone, and the
+ * frames below w take motion3 from S[w] (frame 0 reads frame 2 in the window). */
+static void motion_frames_around(const LsFex *fex, unsigned *before, unsigned *after)
+{
+    const LsMotionOptions *o = fex->priv;
+    *before = (o->motion_five_frame_window ? 3 : 1) + (o->motion_moving_average ? 1 : 0);
+    *after = o->motion_five_frame_window ? 2 : 1;
+}
+
 static const char *const motion_provided[] = { "VMAF_integer_feature_motion_sad_score",
                                                "VMAF_integer_feature_motion_score",
                                                "VMAF_integer_feature_motion2_score",
@@ -257,4 +269,5 @@ const LsExtractor ls_fex_motion = {
     .extract = motion_extract,
     .flush = motion_flush,
     .close = motion_close,
+    .frames_around = motion_frames_around,
 };

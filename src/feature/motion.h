@@ -87,6 +87,10 @@ double ls_float_motion_frame_score(const LsFloatMotionState *s, const float sad0
  * with motion_force_zero. */
 int ls_float_motion_write(LsFloatMotionState *s, unsigned index, double score, LsCollector *fc);
 int ls_float_motion_flush(LsFloatMotionState *s, LsCollector *fc);
+/* What a GPU twin's frame writes from its plane totals: totals[0..2] the planes' float totals of
+ * row sums, totals[3..5] scale 1's (motion_add_scale1). */
+int ls_float_motion_write_totals(LsFloatMotionState *s, const float totals[6], unsigned index,
+                                 LsCollector *fc);
 
 /* ---- integer motion (pipelined) ---- */
 
@@ -151,7 +155,7 @@ typedef struct LsMotionDsp {
 
 void ls_motion_dsp_init(LsMotionDsp *dsp, uint64_t cpu_flags);
 
-/* the reference is also the AVX2 variant's fallback for 16-bit samples */
+/* the reference is also the SIMD variants' fallback for 16-bit samples */
 uint64_t ls_int_motion_sad_c(const void *prev, ptrdiff_t prev_stride, const void *cur,
                              ptrdiff_t cur_stride, unsigned w, unsigned h, unsigned bpc, void *tmp);
 void ls_float_motion_blur_avx2(const void *src, ptrdiff_t src_stride, unsigned bpc, float *dst,
@@ -162,5 +166,8 @@ float ls_float_motion_sad_avx2(const float *a, const float *b, ptrdiff_t stride,
 uint64_t ls_int_motion_sad_avx2(const void *prev, ptrdiff_t prev_stride, const void *cur,
                                 ptrdiff_t cur_stride, unsigned w, unsigned h, unsigned bpc,
                                 void *tmp);
+uint64_t ls_int_motion_sad_avx512(const void *prev, ptrdiff_t prev_stride, const void *cur,
+                                  ptrdiff_t cur_stride, unsigned w, unsigned h, unsigned bpc,
+                                  void *tmp);
 
 #endif

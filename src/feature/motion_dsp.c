@@ -91,6 +91,8 @@ void ls_motion_dsp_init(LsMotionDsp *dsp, uint64_t cpu_flags)
     dsp->blur = ls_float_motion_blur_avx2;
     dsp->sad = ls_float_motion_sad_avx2;
     dsp->int_sad = ls_int_motion_sad_avx2;
+    if (cpu_flags & LS_CPU_FLAG_AVX512)
+        dsp->int_sad = ls_int_motion_sad_avx512;
 #else
     (void)cpu_flags;
 #endif

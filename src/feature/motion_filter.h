@@ -5,10 +5,13 @@
 #ifndef LOCKSTEP_FEATURE_MOTION_FILTER_H
 #define LOCKSTEP_FEATURE_MOTION_FILTER_H
 
+#include "core/portable.h" /* LS_HD; LS_CONSTANT: device code cannot read host arrays */
+#include "core/soft_f64.h"
+
+#if !defined(LS_OPENCL_C)
 #include <math.h>
 #include <stdint.h>
-
-#include "core/portable.h" /* LS_HD; LS_CONSTANT: device code cannot read host arrays */
+#endif
 
 #define LS_MOTION_MAX_TAPS 5
 #define LS_INT_MOTION_RADIUS 2
@@ -50,12 +53,18 @@ LS_HD static inline int ls_motion_mirror(int idx, int n)
     return idx;
 }
 
+/* Every float division goes through LS_FDIV: a device whose division is not correctly rounded
+ * defines it as its integer emulation (src/opencl/fp32_exact.h). */
+#ifndef LS_FDIV
+#define LS_FDIV(a, b) ((a) / (b))
+#endif
+
 /* float_motion sample conversion: (float)v [/ D] + (float)-128, D = 2^(bpc-8) for bpc > 8. */
 LS_HD static inline float ls_float_motion_sample(unsigned v, unsigned bpc, float divisor)
 {
     if (bpc == 8)
         return (float)v + (float)(-128);
-    return (float)v / divisor + (float)(-128);
+    return LS_FDIV((float)v, divisor) + (float)(-128);
 }
 
 LS_HD static inline float ls_float_motion_divisor(unsigned bpc)
@@ -70,13 +79,27 @@ LS_HD static inline float ls_motion_fmirror(float i, float lo, float hi)
     return i < lo ? -i : (i > hi ? 2.0f * hi - i : i);
 }
 
+/* floor and ceil of a float, exact in float or double alike */
+#if defined(LS_OPENCL_C)
+#define LS_MOTION_FLOORF(x) floor(x)
+#define LS_MOTION_CEILF(x) ceil(x)
+#else
+#define LS_MOTION_FLOORF(x) ((float)floor(x))
+#define LS_MOTION_CEILF(x) ((float)ceil(x))
+#endif
+
+/* pos = (float)((out_idx + 0.5) * (double)ratio - 0.5): the binary64 steps through ls_f64
+ * (core/soft_f64.h: double in C and CUDA, its integer emulation in OpenCL C). */
 LS_HD static inline void ls_motion_bilinear_coord(int out_idx, float ratio, int src_len, int *i1,
                                                   int *i2, float *frac)
 {
-    const float pos = (float)((out_idx + 0.5) * (double)ratio - 0.5);
+    const ls_f64 one_half = LS_F64_C(0x3fe0000000000000ull, 0.5);
+    const float pos = ls_f64_to_f32(ls_f64_sub(
+        ls_f64_mul(ls_f64_add(ls_f64_from_i64(out_idx), one_half), ls_f64_from_f32(ratio)),
+        one_half));
     const float hi = (float)(src_len - 1);
-    *i1 = (int)ls_motion_fmirror((float)floor(pos), 0.0f, hi);
-    *i2 = (int)ls_motion_fmirror((float)ceil(pos), 0.0f, hi);
+    *i1 = (int)ls_motion_fmirror(LS_MOTION_FLOORF(pos), 0.0f, hi);
+    *i2 = (int)ls_motion_fmirror(LS_MOTION_CEILF(pos), 0.0f, hi);
     *frac = pos - (float)*i1;
 }
 

@@ -36,6 +36,10 @@ const LsOption ls_psnr_options[] = {
 static const char *const psnr_names[3] = { "psnr_y", "psnr_cb", "psnr_cr" };
 static const char *const mse_names[3] = { "mse_y", "mse_cb", "mse_cr" };
 static const char *const apsnr_names[3] = { "apsnr_y", "apsnr_cb", "apsnr_cr" };
+/* APSNR's sums live in the collector, so that the shards of a video add up to the whole run */
+static const char *const apsnr_sse_names[3] = { "apsnr_sse_y", "apsnr_sse_cb", "apsnr_sse_cr" };
+static const char *const apsnr_n_names[3] = { "apsnr_samples_y", "apsnr_samples_cb",
+                                              "apsnr_samples_cr" };
 
 int ls_psnr_state_init(LsFex *fex, LsPsnrState *s, const LsPsnrOptions *opt,
                        enum VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h)
@@ -62,7 +66,6 @@ int ls_psnr_state_init(LsFex *fex, LsPsnrState *s, const LsPsnrOptions *opt,
         } else {
             s->psnr_max[i] = (double)(6 * bpc + 12);
         }
-        s->acc_sse[i] = s->acc_n[i] = 0;
     }
     return 0;
 }
@@ -83,8 +86,12 @@ int ls_psnr_write_scores(LsPsnrState *s, const uint64_t sse[3], unsigned index, 
         if (err)
             return err;
         if (s->opt.enable_apsnr) {
-            s->acc_sse[p] += sse[p];
-            s->acc_n[p] += (uint64_t)s->h[p] * s->w[p];
+            err = ls_collector_add_sum(fc, apsnr_sse_names[p], sse[p], index);
+            if (!err)
+                err = ls_collector_add_sum(fc, apsnr_n_names[p], (uint64_t)s->h[p] * s->w[p],
+                                           index);
+            if (err)
+                return err;
         }
     }
     return 0;
@@ -96,10 +103,12 @@ int ls_psnr_write_aggregates(const LsPsnrState *s, LsCollector *fc)
         return 0;
     /* every plane, active or not: an inactive one gives MIN(NaN, -inf) = -inf, as upstream */
     for (unsigned i = 0; i < 3; i++) {
-        const double apsnr = 10 * ((log10((double)(s->peak * s->peak)) + log10((double)s->acc_n[i]))
-                                   - log10((double)s->acc_sse[i]));
+        const uint64_t acc_sse = ls_collector_sum(fc, apsnr_sse_names[i]);
+        const uint64_t acc_n = ls_collector_sum(fc, apsnr_n_names[i]);
+        const double apsnr = 10 * ((log10((double)(s->peak * s->peak)) + log10((double)acc_n))
+                                   - log10((double)acc_sse));
         const double max_apsnr =
-            ceil(10 * log10((double)((uint64_t)s->peak * s->peak * s->acc_n[i] * 2)));
+            ceil(10 * log10((double)((uint64_t)s->peak * s->peak * acc_n * 2)));
         const int err = ls_collector_set_aggregate(fc, apsnr_names[i], MIN(apsnr, max_apsnr));
         if (err)
             return err;
@@ -132,10 +141,17 @@ static int psnr_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *d
     return ls_psnr_write_scores(&p->state, sse, index, fc);
 }
 
-static int psnr_flush(LsFex *fex, LsCollector *fc)
+static int psnr_aggregate(LsFex *fex, LsCollector *fc)
 {
     const PsnrPriv *p = fex->priv;
     return ls_psnr_write_aggregates(&p->state, fc);
+}
+
+/* every frame is scored on its own: APSNR's sums take no context */
+static void psnr_frames_around(const LsFex *fex, unsigned *before, unsigned *after)
+{
+    (void)fex;
+    *before = *after = 0;
 }
 
 static const char *const psnr_provided[] = { "psnr_y", "psnr_cb", "psnr_cr", "mse_y", "mse_cb",
@@ -150,5 +166,6 @@ const LsExtractor ls_fex_psnr = {
     .provided_features = psnr_provided,
     .init = psnr_init,
     .extract = psnr_extract,
-    .flush = psnr_flush,
+    .aggregate = psnr_aggregate,
+    .frames_around = psnr_frames_around,
 };

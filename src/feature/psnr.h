@@ -31,16 +31,15 @@ typedef struct LsPsnrState {
     unsigned w[3], h[3];
     uint32_t peak;
     double psnr_max[3];
-    uint64_t acc_sse[3], acc_n[3]; /* APSNR accumulators */
 } LsPsnrState;
 
 /* Refuses depths other than 8, 10, 12, 16 (psnr.md §3.3) with the CPU extractor's message, for
  * every backend alike. */
 int ls_psnr_state_init(LsFex *fex, LsPsnrState *s, const LsPsnrOptions *opt,
                        enum VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h);
-/* Writes psnr_<p> (and mse_<p>) for the planes' SSE at `index`; accumulates APSNR. */
+/* Writes psnr_<p> (and mse_<p>) for the planes' SSE at `index`; adds APSNR's sums to fc's. */
 int ls_psnr_write_scores(LsPsnrState *s, const uint64_t sse[3], unsigned index, LsCollector *fc);
-/* Writes the apsnr_* aggregates (psnr.md §3.5) when enable_apsnr. */
+/* Writes the apsnr_* aggregates (psnr.md §3.5) from fc's sums when enable_apsnr. */
 int ls_psnr_write_aggregates(const LsPsnrState *s, LsCollector *fc);
 
 /* SSE of one plane: a DSP unit with a C reference and SIMD variants (psnr_sse_tmpl / x86). */

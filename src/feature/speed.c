@@ -305,9 +305,7 @@ void ls_speed_residual_stats(const LsSpeedDsp *dsp, const LsSpeedGeometry *g, co
     st->singular = singular;
 
     for (unsigned b = 0; b < nb; b++) {
-        float v = ls_speed_variance_term(X[b], Y[b]);
-        for (unsigned p = 1; p < N; p++)
-            v = v + ls_speed_variance_term(X[(size_t)p * nbp + b], Y[(size_t)p * nbp + b]);
+        const float v = ls_speed_block_variance(X, Y, nbp, b, singular);
         st->var[b] = v;
         st->ent[b] = ls_speed_entropy(st->lambda, v, sn);
     }
@@ -526,27 +524,12 @@ static float score_pair(const Pipeline *pl, const RowSource *s, Scratch *sc, boo
 
 /* ---- speed_chroma ---- */
 
-typedef struct SpeedChromaPriv {
-    LsSpeedChromaOptions opt; /* first: the option table's offsets point here */
-    LsSpeedParams params;
-    LsSpeedGeometry geom;
-    LsSpeedDsp dsp;
-    LsFloatVifDsp vif;
-    char names[3][256];
-} SpeedChromaPriv;
-
-static void speed_chroma_close(LsFex *fex)
+int ls_speed_chroma_state_init(LsSpeedChromaState *s, const LsSpeedChromaOptions *o,
+                               const LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc,
+                               unsigned w, unsigned h)
 {
-    SpeedChromaPriv *p = fex->priv;
-    ls_speed_geometry_close(&p->geom);
-}
-
-static int speed_chroma_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, unsigned w,
-                             unsigned h)
-{
-    SpeedChromaPriv *p = fex->priv;
-    const LsSpeedChromaOptions *o = &p->opt;
-    int err = ls_speed_params_init(&p->params, fex, "speed_chroma", bpc, o->speed_kernelscale,
+    memset(s, 0, sizeof(*s));
+    int err = ls_speed_params_init(&s->params, fex, "speed_chroma", bpc, o->speed_kernelscale,
                                    o->speed_prescale, o->speed_prescale_method, o->speed_sigma_nn,
                                    o->speed_nn_floor, o->speed_weight_var_mode);
     if (err)
@@ -561,19 +544,54 @@ static int speed_chroma_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc,
                                  "scores the U and V planes");
     }
     /* odd sizes: the top-left floor(w/2) x floor(h/2) chroma samples (§10.4) */
-    err = ls_speed_geometry_init(&p->geom, &p->params, fex, "speed_chroma", "chroma plane",
+    err = ls_speed_geometry_init(&s->geom, &s->params, fex, "speed_chroma", "chroma plane",
                                  w >> sub_x, h >> sub_y, sub_x, sub_y);
     if (err)
         return err;
-    ls_speed_dsp_init(&p->dsp, fex->cpu_flags);
-    ls_float_vif_dsp_init(&p->vif, fex->cpu_flags);
     static const char *const bases[3][2] = {
         { "Speed_chroma_feature_speed_chroma_u_score", "speed_chroma_u" },
         { "Speed_chroma_feature_speed_chroma_v_score", "speed_chroma_v" },
         { "Speed_chroma_feature_speed_chroma_uv_score", "speed_chroma_uv" },
     };
     for (int i = 0; i < 3; i++)
-        ls_fex_feature_name(fex, p->names[i], sizeof(p->names[i]), bases[i][0], bases[i][1]);
+        ls_fex_feature_name(fex, s->names[i], sizeof(s->names[i]), bases[i][0], bases[i][1]);
+    return 0;
+}
+
+int ls_speed_chroma_write(const LsSpeedChromaState *s, double max_val, const float score[2],
+                          const bool err[2], unsigned index, LsCollector *fc)
+{
+    const float s_uv = ls_speed_uv(score[0], err[0], score[1], err[1]);
+    int e = ls_collector_append(fc, s->names[0], ls_speed_cap(score[0], max_val), index);
+    if (!e)
+        e = ls_collector_append(fc, s->names[1], ls_speed_cap(score[1], max_val), index);
+    if (!e)
+        e = ls_collector_append(fc, s->names[2], ls_speed_cap(s_uv, max_val), index);
+    return e;
+}
+
+typedef struct SpeedChromaPriv {
+    LsSpeedChromaOptions opt; /* first: the option table's offsets point here */
+    LsSpeedChromaState state;
+    LsSpeedDsp dsp;
+    LsFloatVifDsp vif;
+} SpeedChromaPriv;
+
+static void speed_chroma_close(LsFex *fex)
+{
+    SpeedChromaPriv *p = fex->priv;
+    ls_speed_geometry_close(&p->state.geom);
+}
+
+static int speed_chroma_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, unsigned w,
+                             unsigned h)
+{
+    SpeedChromaPriv *p = fex->priv;
+    const int err = ls_speed_chroma_state_init(&p->state, &p->opt, fex, fmt, bpc, w, h);
+    if (err)
+        return err;
+    ls_speed_dsp_init(&p->dsp, fex->cpu_flags);
+    ls_float_vif_dsp_init(&p->vif, fex->cpu_flags);
     return 0;
 }
 
@@ -581,7 +599,7 @@ static int speed_chroma_extract(LsFex *fex, const VmafPicture *ref, const VmafPi
                                 unsigned index, LsCollector *fc)
 {
     const SpeedChromaPriv *p = fex->priv;
-    const Pipeline pl = { &p->params, &p->geom, &p->dsp, &p->vif };
+    const Pipeline pl = { &p->state.params, &p->state.geom, &p->dsp, &p->vif };
     Scratch sc;
     if (scratch_alloc(&sc, &pl))
         return -ENOMEM;
@@ -590,21 +608,15 @@ static int speed_chroma_extract(LsFex *fex, const VmafPicture *ref, const VmafPi
     for (int pl_i = 0; pl_i < 2; pl_i++) {
         const unsigned plane = 1 + (unsigned)pl_i; /* U first, then V */
         const RowSource src = {
-            .rows = chroma_rows, .vif = &p->vif, .w = p->geom.w0, .bpc = p->params.bpc,
+            .rows = chroma_rows, .vif = &p->vif, .w = p->state.geom.w0,
+            .bpc = p->state.params.bpc,
             .plane = { ref->data[plane], dist->data[plane] },
             .stride = { ref->stride[plane], dist->stride[plane] },
         };
         s[pl_i] = score_pair(&pl, &src, &sc, &err[pl_i]);
     }
     free(sc.mem);
-    const float s_uv = ls_speed_uv(s[0], err[0], s[1], err[1]);
-    const double max_val = p->opt.speed_max_val;
-    int e = ls_collector_append(fc, p->names[0], ls_speed_cap(s[0], max_val), index);
-    if (!e)
-        e = ls_collector_append(fc, p->names[1], ls_speed_cap(s[1], max_val), index);
-    if (!e)
-        e = ls_collector_append(fc, p->names[2], ls_speed_cap(s_uv, max_val), index);
-    return e;
+    return ls_speed_chroma_write(&p->state, p->opt.speed_max_val, s, err, index, fc);
 }
 
 static const char *const speed_chroma_provided[] = {
@@ -627,13 +639,28 @@ const LsExtractor ls_fex_speed_chroma = {
 
 /* ---- speed_temporal ---- */
 
+int ls_speed_temporal_state_init(LsSpeedTemporalState *s, const LsSpeedTemporalOptions *o,
+                                 const LsFex *fex, unsigned bpc, unsigned w, unsigned h)
+{
+    memset(s, 0, sizeof(*s));
+    int err = ls_speed_params_init(&s->params, fex, "speed_temporal", bpc, o->speed_kernelscale,
+                                   o->speed_prescale, o->speed_prescale_method, o->speed_sigma_nn,
+                                   o->speed_nn_floor, 0);
+    if (err)
+        return err;
+    err = ls_speed_geometry_init(&s->geom, &s->params, fex, "speed_temporal", "luma", w, h, 0, 0);
+    if (err)
+        return err;
+    ls_fex_feature_name(fex, s->name, sizeof(s->name),
+                        "Speed_temporal_feature_speed_temporal_score", "speed_temporal");
+    return 0;
+}
+
 typedef struct SpeedTemporalPriv {
     LsSpeedTemporalOptions opt; /* first: the option table's offsets point here */
-    LsSpeedParams params;
-    LsSpeedGeometry geom;
+    LsSpeedTemporalState state;
     LsSpeedDsp dsp;
     LsFloatVifDsp vif;
-    char name[256];
     Pipeline pl;
     Scratch sc;         /* frames come one at a time: allocated once */
     VmafPicture prev[2]; /* the previous frame's pictures, held (frames_held = 1), not copied */
@@ -654,7 +681,7 @@ static void speed_temporal_close(LsFex *fex)
 {
     SpeedTemporalPriv *p = fex->priv;
     release_prev(p);
-    ls_speed_geometry_close(&p->geom);
+    ls_speed_geometry_close(&p->state.geom);
     free(p->sc.mem);
     p->sc.mem = NULL;
 }
@@ -663,24 +690,16 @@ static int speed_temporal_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bp
                                unsigned h)
 {
     SpeedTemporalPriv *p = fex->priv;
-    const LsSpeedTemporalOptions *o = &p->opt;
     (void)fmt; /* luma only: every layout, 4:0:0 included */
-    int err = ls_speed_params_init(&p->params, fex, "speed_temporal", bpc, o->speed_kernelscale,
-                                   o->speed_prescale, o->speed_prescale_method, o->speed_sigma_nn,
-                                   o->speed_nn_floor, 0);
-    if (err)
-        return err;
-    err = ls_speed_geometry_init(&p->geom, &p->params, fex, "speed_temporal", "luma", w, h, 0, 0);
+    const int err = ls_speed_temporal_state_init(&p->state, &p->opt, fex, bpc, w, h);
     if (err)
         return err;
     fex->n_planes_read = 1;
     ls_speed_dsp_init(&p->dsp, fex->cpu_flags);
     ls_float_vif_dsp_init(&p->vif, fex->cpu_flags);
-    ls_fex_feature_name(fex, p->name, sizeof(p->name),
-                        "Speed_temporal_feature_speed_temporal_score", "speed_temporal");
-    p->pl = (Pipeline){ &p->params, &p->geom, &p->dsp, &p->vif };
+    p->pl = (Pipeline){ &p->state.params, &p->state.geom, &p->dsp, &p->vif };
     if (scratch_alloc(&p->sc, &p->pl)) {
-        ls_speed_geometry_close(&p->geom);
+        ls_speed_geometry_close(&p->state.geom);
         return -ENOMEM;
     }
     return 0;
@@ -698,7 +717,8 @@ static int speed_temporal_extract(LsFex *fex, const VmafPicture *ref, const Vmaf
     double score = 0.0;
     if (p->have_prev) {
         const RowSource src = {
-            .rows = temporal_rows, .vif = &p->vif, .w = p->geom.w0, .bpc = p->params.bpc,
+            .rows = temporal_rows, .vif = &p->vif, .w = p->state.geom.w0,
+            .bpc = p->state.params.bpc,
             .plane = { p->prev[0].data[0], p->prev[1].data[0], ref->data[0], dist->data[0] },
             .stride = { p->prev[0].stride[0], p->prev[1].stride[0], ref->stride[0],
                         dist->stride[0] },
@@ -713,7 +733,7 @@ static int speed_temporal_extract(LsFex *fex, const VmafPicture *ref, const Vmaf
     ls_picture_ref(&p->prev[1], dist);
     p->have_prev = true;
     p->n_frames++;
-    return ls_collector_append(fc, p->name, score, index);
+    return ls_collector_append(fc, p->state.name, score, index);
 }
 
 /* the last pictures go back to their pool at the end of the stream */
@@ -722,6 +742,14 @@ static int speed_temporal_flush(LsFex *fex, LsCollector *fc)
     (void)fc;
     release_prev(fex->priv);
     return 0;
+}
+
+/* a frame's score compares it with the previous one; the first frame's is zero */
+static void speed_temporal_frames_around(const LsFex *fex, unsigned *before, unsigned *after)
+{
+    (void)fex;
+    *before = 1;
+    *after = 0;
 }
 
 static const char *const speed_temporal_provided[] = {
@@ -741,4 +769,5 @@ const LsExtractor ls_fex_speed_temporal = {
     .flush = speed_temporal_flush,
     .close = speed_temporal_close,
     .frames_held = 1,
+    .frames_around = speed_temporal_frames_around,
 };

@@ -272,20 +272,18 @@ LS_HD static inline float ls_speed_norm(const float u[LS_SPEED_NP])
     return sqrtf(s);
 }
 
-/* Step k of the explicit Householder QR: truncates Z to its trailing block (identity outside)
- * and forms the reflector H that the caller applies as Z = H Z, Q = H Q. The sign comes from the
- * original K's diagonal. */
-LS_HD static inline void ls_speed_reflector(LsSpeedMatrix Z, const LsSpeedMatrix K, int k,
-                                            LsSpeedMatrix H)
+/* Step k of the explicit Householder QR, entry by entry (a GPU twin runs the entries side by
+ * side): Z is truncated to its trailing block (identity outside), u is the reflector's unit
+ * vector from Z's column k (the sign from the original K's diagonal), H = I - 2 u u'. */
+LS_HD static inline float ls_speed_truncated(float z, int a, int c, int k)
 {
-    float u[LS_SPEED_NP];
-    /* every (a, c) with a < k or c < k: the identity's entry */
-    for (int a = 0; a < k; a++)
-        for (int c = 0; c < LS_SPEED_NP; c++)
-            Z[a][c] = a == c ? 1.0f : 0.0f;
-    for (int a = k; a < LS_SPEED_NP; a++)
-        for (int c = 0; c < k; c++)
-            Z[a][c] = 0.0f;
+    return a < k || c < k ? (a == c ? 1.0f : 0.0f) : z;
+}
+
+/* u from the truncated Z. */
+LS_HD static inline void ls_speed_reflector_vector(const LsSpeedMatrix Z, const LsSpeedMatrix K,
+                                                   int k, float u[LS_SPEED_NP])
+{
     for (int a = 0; a < LS_SPEED_NP; a++)
         u[a] = Z[a][k];
     const float nrm = ls_speed_norm(u);
@@ -293,11 +291,26 @@ LS_HD static inline void ls_speed_reflector(LsSpeedMatrix Z, const LsSpeedMatrix
     const float nrm2 = ls_speed_norm(u);
     for (int a = 0; a < LS_SPEED_NP; a++)
         u[a] = u[a] / nrm2;
+}
+
+LS_HD static inline float ls_speed_reflector_entry(const float u[LS_SPEED_NP], int a, int c)
+{
+    const float h = (-2.0f * u[a]) * u[c];
+    return a == c ? h + 1.0f : h;
+}
+
+/* The whole step: truncates Z and forms H, which the caller applies as Z = H Z, Q = H Q. */
+LS_HD static inline void ls_speed_reflector(LsSpeedMatrix Z, const LsSpeedMatrix K, int k,
+                                            LsSpeedMatrix H)
+{
+    float u[LS_SPEED_NP];
     for (int a = 0; a < LS_SPEED_NP; a++)
         for (int c = 0; c < LS_SPEED_NP; c++)
-            H[a][c] = (-2.0f * u[a]) * u[c];
+            Z[a][c] = ls_speed_truncated(Z[a][c], a, c, k);
+    ls_speed_reflector_vector(Z, K, k, u);
     for (int a = 0; a < LS_SPEED_NP; a++)
-        H[a][a] = H[a][a] + 1.0f;
+        for (int c = 0; c < LS_SPEED_NP; c++)
+            H[a][c] = ls_speed_reflector_entry(u, a, c);
 }
 
 /* Regular for the back substitution: every pivot of Rm (its diagonal) at least LS_SPEED_EPS in
@@ -324,6 +337,18 @@ LS_HD static inline float ls_speed_back_substitute(const LsSpeedMatrix Rm, int i
 LS_HD static inline float ls_speed_variance_term(float x, float y)
 {
     return (x * y) / (float)LS_SPEED_NP;
+}
+
+/* Block b's variance from X and Y (25 rows `stride` floats apart); a singular residual's X is
+ * all zero. */
+LS_HD static inline float ls_speed_block_variance(const float *X, const float *Y, size_t stride,
+                                                  unsigned b, bool singular)
+{
+    float v = ls_speed_variance_term(singular ? 0.0f : X[b], Y[b]);
+    for (unsigned p = 1; p < LS_SPEED_NP; p++)
+        v = v + ls_speed_variance_term(singular ? 0.0f : X[(size_t)p * stride + b],
+                                       Y[(size_t)p * stride + b]);
+    return v;
 }
 
 #ifndef __CUDACC__
@@ -401,6 +426,29 @@ int ls_speed_geometry_init(LsSpeedGeometry *g, const LsSpeedParams *p, const LsF
                            const char *name, const char *what, unsigned w0, unsigned h0,
                            unsigned sub_x, unsigned sub_y);
 void ls_speed_geometry_close(LsSpeedGeometry *g);
+
+/* What each extractor and its GPU twin share once the options are checked: parameters, the
+ * plane geometry and the output names (the refusals are the init functions'). */
+typedef struct LsSpeedChromaState {
+    LsSpeedParams params;
+    LsSpeedGeometry geom; /* of one chroma plane */
+    char names[3][256];   /* u, v, uv */
+} LsSpeedChromaState;
+
+typedef struct LsSpeedTemporalState {
+    LsSpeedParams params;
+    LsSpeedGeometry geom; /* of the luma plane */
+    char name[256];
+} LsSpeedTemporalState;
+
+int ls_speed_chroma_state_init(LsSpeedChromaState *s, const LsSpeedChromaOptions *o,
+                               const LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc,
+                               unsigned w, unsigned h);
+int ls_speed_temporal_state_init(LsSpeedTemporalState *s, const LsSpeedTemporalOptions *o,
+                                 const LsFex *fex, unsigned bpc, unsigned w, unsigned h);
+/* speed_chroma's three outputs of a frame from the U and V plane scores and error flags. */
+int ls_speed_chroma_write(const LsSpeedChromaState *s, double max_val, const float score[2],
+                          const bool err[2], unsigned index, LsCollector *fc);
 
 /* ---- host: scores (§5.5, §6, §7); glibc's log2 ---- */
 

@@ -6,27 +6,32 @@
 #ifndef LOCKSTEP_FEATURE_SSIM_H
 #define LOCKSTEP_FEATURE_SSIM_H
 
+#include "core/portable.h"
+#include "core/soft_f64.h"
+
+#if !defined(LS_OPENCL_C)
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#endif
 
-#include "core/portable.h"
-
-#ifndef __CUDACC__
-#include "core/extractor.h"
+#if !defined(__CUDACC__) && !defined(LS_OPENCL_C)
+#include "core/extractor.h" /* host only */
 #endif
 
 /* ---- float_ssim ---- */
 
 #define LS_FLOAT_SSIM_TAPS 11
 
+#if !defined(LS_OPENCL_C)
 typedef struct LsFloatSsimOptions {
     bool enable_lcs;
     bool enable_db;
     bool clip_db;
     int scale;
 } LsFloatSsimOptions;
+#endif
 
 /* The 11 binary32 taps, used as they are (they sum to 1.0000020239967853, not 1). */
 #define LS_FLOAT_SSIM_GAUSSIAN_INIT                                                              \
@@ -39,6 +44,7 @@ typedef struct LsFloatSsimOptions {
 #define LS_FLOAT_SSIM_C2 0x1.d42e12p+5f
 #define LS_FLOAT_SSIM_C3 0x1.d42e12p+4f
 
+#if !defined(LS_OPENCL_C) /* host: the geometry */
 /* Decimation factor f (ssim.md §A.4): the explicit scale, or round_half_up(min side / 256)
  * with iqa's rounding (float difference, double comparison), at least 1. */
 static inline int ls_float_ssim_scale(int scale_option, unsigned w, unsigned h)
@@ -58,6 +64,8 @@ static inline unsigned ls_float_ssim_decimated_size(unsigned size, int f)
     return f > 1 ? size / (unsigned)f + (size & 1) : size;
 }
 
+#endif
+
 /* Symmetric mirroring of the iqa box filter (ssim.md §A.5): the edge sample is repeated. One
  * reflection is enough for every size that passes the window check. */
 LS_HD static inline int ls_float_ssim_mirror(int c, int size)
@@ -67,81 +75,114 @@ LS_HD static inline int ls_float_ssim_mirror(int c, int size)
 
 /* One output of the 11-tap Gaussian (ssim.md §A.6): src[k * step] times tap k, each product
  * rounded to float, added in double in tap order, the sum rounded to float. */
-LS_HD static inline float ls_float_ssim_filter11(const float *src, ptrdiff_t step)
+LS_HD static inline float ls_float_ssim_filter11(const LS_GLOBAL float *src, ptrdiff_t step)
 {
     const float g[LS_FLOAT_SSIM_TAPS] = LS_FLOAT_SSIM_GAUSSIAN_INIT;
-    double acc = 0.0;
+    ls_f64 acc = LS_F64_C(0, 0.0);
     for (int k = 0; k < LS_FLOAT_SSIM_TAPS; k++)
-        acc += (double)(src[k * step] * g[k]);
-    return (float)acc;
+        acc = ls_f64_add(acc, ls_f64_from_f32(src[k * step] * g[k]));
+    return ls_f64_to_f32(acc);
 }
 
-/* The same for the products a*b (rounded to float first): the e_rr, e_dd, e_rd inputs. */
-LS_HD static inline float ls_float_ssim_filter11_products(const float *a, const float *b,
-                                                          ptrdiff_t step)
+LS_HD static inline float ls_float_ssim_filter11_products(const LS_GLOBAL float *a,
+                                                          const LS_GLOBAL float *b, ptrdiff_t step)
 {
     const float g[LS_FLOAT_SSIM_TAPS] = LS_FLOAT_SSIM_GAUSSIAN_INIT;
-    double acc = 0.0;
+    ls_f64 acc = LS_F64_C(0, 0.0);
     for (int k = 0; k < LS_FLOAT_SSIM_TAPS; k++) {
         const float product = a[k * step] * b[k * step];
-        acc += (double)(product * g[k]);
+        acc = ls_f64_add(acc, ls_f64_from_f32(product * g[k]));
     }
-    return (float)acc;
+    return ls_f64_to_f32(acc);
 }
 
 /* One position of the valid grid (ssim.md §A.7): the terms l, c (double) and s (float) from the
  * five Gaussian moments. Mixed precision on purpose: double numerators over float denominators.
  * Identical windows come out as 1 (to the last bits) from this arithmetic alone. */
+/* Every float division and root goes through LS_FDIV and LS_FSQRT: a device whose division is
+ * not correctly rounded defines them as their integer emulations (src/opencl/fp32_exact.h). */
+#ifndef LS_FDIV
+#define LS_FDIV(a, b) ((a) / (b))
+#endif
+#ifndef LS_FSQRT_F64
+/* (float)sqrt((double)x) of a float x: the correctly rounded float root of x */
+#define LS_FSQRT_F64(x) ((float)sqrt((double)(x)))
+#endif
+
 LS_HD static inline void ls_float_ssim_position(float mu_r, float mu_d, float e_rr, float e_dd,
-                                                float e_rd, double *l, double *c, float *s)
+                                                float e_rd, ls_f64 *l, ls_f64 *c, float *s)
 {
     const float c1 = LS_FLOAT_SSIM_C1, c2 = LS_FLOAT_SSIM_C2, c3 = LS_FLOAT_SSIM_C3;
+    const ls_f64 two = LS_F64_C(0x4000000000000000ull, 2.0);
     float v_r = e_rr - mu_r * mu_r;
     float v_d = e_dd - mu_d * mu_d;
     const float cov = e_rd - mu_r * mu_d;
-    v_r = (0.0 > v_r) ? 0.0f : v_r; /* keeps -0.0: only strictly negative values are clamped */
-    v_d = (0.0 > v_d) ? 0.0f : v_d;
-    const float sig = (float)sqrt((double)(v_r * v_d));
-    *l = (2.0 * mu_r * mu_d + (double)c1) / (double)(mu_r * mu_r + mu_d * mu_d + c1);
-    *c = (2.0 * sig + (double)c2) / (double)(v_r + v_d + c2);
+    /* the reference compares with the double 0.0: the same as 0.0f; keeps -0.0 (only strictly
+     * negative values are clamped) */
+    v_r = (0.0f > v_r) ? 0.0f : v_r;
+    v_d = (0.0f > v_d) ? 0.0f : v_d;
+    const float sig = LS_FSQRT_F64(v_r * v_d);
+    /* (2.0 * mu_r * mu_d + (double)c1) / (double)(mu_r * mu_r + mu_d * mu_d + c1) */
+    *l = ls_f64_div(ls_f64_add(ls_f64_mul(ls_f64_mul(two, ls_f64_from_f32(mu_r)),
+                                          ls_f64_from_f32(mu_d)),
+                               ls_f64_from_f32(c1)),
+                    ls_f64_from_f32(mu_r * mu_r + mu_d * mu_d + c1));
+    /* (2.0 * sig + (double)c2) / (double)(v_r + v_d + c2) */
+    *c = ls_f64_div(ls_f64_add(ls_f64_mul(two, ls_f64_from_f32(sig)), ls_f64_from_f32(c2)),
+                    ls_f64_from_f32(v_r + v_d + c2));
     /* flat identical windows: cov is -0 or tiny negative while sig is 0; this makes s exactly 1 */
     const float cov_clamped = (cov < 0.0f && sig <= 0.0f) ? 0.0f : cov;
-    *s = (cov_clamped + c3) / (sig + c3);
+    *s = LS_FDIV(cov_clamped + c3, sig + c3);
 }
 
 /* ---- integer ssim ---- */
 
 #define LS_SSIM_TAPS 9
 
+#if !defined(LS_OPENCL_C)
 typedef struct LsSsimOptions {
     bool enable_db;
     bool clip_db;
 } LsSsimOptions;
+#endif
 
 /* 2, 9, 28, 55, 68, 55, 28, 9, 2: the reference derives them at run time; they sum to 256. */
 #define LS_SSIM_KERNEL_INIT { 2, 9, 28, 55, 68, 55, 28, 9, 2 }
 
 /* 0.01*0.01 and 0.03*0.03 rounded in double */
-#define LS_SSIM_K1 0x1.a36e2eb1c432dp-14
-#define LS_SSIM_K2 0x1.d7dbf487fcb92p-11
+#define LS_SSIM_K1 LS_F64_C(0x3f1a36e2eb1c432dull, 0x1.a36e2eb1c432dp-14)
+#define LS_SSIM_K2 LS_F64_C(0x3f4d7dbf487fcb92ull, 0x1.d7dbf487fcb92p-11)
 
 /* One position (ssim.md §B.5) from the Gaussian-weighted integer moments, given as doubles (they
  * are integers below 2^49, so exact); w is the kept weight sum (less than 65536 at the borders,
  * where taps are dropped). Returns the term added to the frame's ssim chain; the weight chain
  * adds w. */
-LS_HD static inline double ls_ssim_position(double mx, double my, double xx, double xy, double yy,
-                                            double w, double sample_max)
+LS_HD static inline ls_f64 ls_ssim_position(ls_f64 mx, ls_f64 my, ls_f64 xx, ls_f64 xy, ls_f64 yy,
+                                            ls_f64 w, ls_f64 sample_max)
 {
-    const double c1 = sample_max * sample_max * LS_SSIM_K1 * w * w;
-    const double c2 = sample_max * sample_max * LS_SSIM_K2 * w * w;
-    const double mx2 = mx * mx;
-    const double mxy = mx * my;
-    const double my2 = my * my;
-    const double num = w * (2.0 * mxy + c1) * (c2 + 2.0 * (xy * w - mxy));
-    const double den = (mx2 + my2 + c1) * (xx * w - mx2 + yy * w - my2 + c2);
-    return num / den;
+    /* the binary64 expression of the reference, left to right, through ls_f64
+     * (core/soft_f64.h: double in C and CUDA, its integer emulation in OpenCL C) */
+    const ls_f64 two = LS_F64_C(0x4000000000000000ull, 2.0);
+    const ls_f64 mm = ls_f64_mul(sample_max, sample_max);
+    const ls_f64 c1 = ls_f64_mul(ls_f64_mul(ls_f64_mul(mm, LS_SSIM_K1), w), w);
+    const ls_f64 c2 = ls_f64_mul(ls_f64_mul(ls_f64_mul(mm, LS_SSIM_K2), w), w);
+    const ls_f64 mx2 = ls_f64_mul(mx, mx);
+    const ls_f64 mxy = ls_f64_mul(mx, my);
+    const ls_f64 my2 = ls_f64_mul(my, my);
+    /* w * (2.0 * mxy + c1) * (c2 + 2.0 * (xy * w - mxy)) */
+    const ls_f64 num =
+        ls_f64_mul(ls_f64_mul(w, ls_f64_add(ls_f64_mul(two, mxy), c1)),
+                   ls_f64_add(c2, ls_f64_mul(two, ls_f64_sub(ls_f64_mul(xy, w), mxy))));
+    /* (mx2 + my2 + c1) * (xx * w - mx2 + yy * w - my2 + c2) */
+    const ls_f64 den = ls_f64_mul(
+        ls_f64_add(ls_f64_add(mx2, my2), c1),
+        ls_f64_add(ls_f64_sub(ls_f64_add(ls_f64_sub(ls_f64_mul(xx, w), mx2), ls_f64_mul(yy, w)),
+                              my2),
+                   c2));
+    return ls_f64_div(num, den);
 }
 
+#if !defined(LS_OPENCL_C)
 /* ---- host scalars shared by the CPU extractors and their twins ---- */
 
 /* The clip_db ceiling (ssim.md §A.9, §B.2) from the stream's luma size and full-depth peak,
@@ -161,7 +202,9 @@ static inline double ls_ssim_to_db(double score, double max_db)
     return db < max_db ? db : max_db;
 }
 
-#ifndef __CUDACC__
+#endif
+
+#if !defined(__CUDACC__) && !defined(LS_OPENCL_C)
 
 /* What the CPU extractors and their GPU twins share besides the math: the checks and refusals
  * (one line through ls_fex_error), the geometry and the score writers. Both read luma only. */
@@ -314,6 +357,6 @@ void ls_ssim_sums_v_16bit_avx2(const void *const ref_rows[LS_SSIM_TAPS],
 void ls_ssim_row_avx2(const double *const v[5], double weight_v, unsigned w, double sample_max,
                       double acc[2]);
 
-#endif /* !__CUDACC__ */
+#endif /* !__CUDACC__ && !LS_OPENCL_C */
 
 #endif

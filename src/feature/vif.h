@@ -7,22 +7,28 @@
 #ifndef LOCKSTEP_FEATURE_VIF_H
 #define LOCKSTEP_FEATURE_VIF_H
 
+#include "core/portable.h"
+#include "core/soft_f64.h"
+
+#if !defined(LS_OPENCL_C)
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/portable.h"
-#include "feature/vif_log2_table.h"
-
-#ifndef __CUDACC__
-#include "core/extractor.h"
+#include "feature/vif_log2_table.h" /* host only */
 #endif
 
+#if !defined(__CUDACC__) && !defined(LS_OPENCL_C)
+#include "core/extractor.h" /* host only */
+#endif
+
+#if !defined(LS_OPENCL_C) /* host: options (kernels get the gain limit as binary64 bits) */
 typedef struct LsVifOptions {
     bool debug;
     double vif_enhn_gain_limit;
     bool vif_skip_scale0;
 } LsVifOptions;
+#endif
 
 #define LS_VIF_SCALES 4
 #define LS_VIF_MAX_TAPS 17
@@ -38,8 +44,8 @@ typedef struct LsVifOptions {
 /* The noise variance 2.0 in Q16 and log2 of it in Q11 (vif.md §5.3). */
 #define LS_VIF_SIGMA_NSQ 131072
 #define LS_VIF_LOG_DEN_OFFSET (2048 * 17)
-/* 65536 * 1.0e-10 as the reference evaluates it (double product) */
-#define LS_VIF_EPS 0x1.b7cdfd9d7bdbbp-18
+/* 65536 * 1.0e-10 as the reference evaluates it (double product), and its bits */
+#define LS_VIF_EPS LS_F64_C(0x3edb7cdfd9d7bdbbull, 0x1.b7cdfd9d7bdbbp-18)
 
 /* Taps of every scale, zero-padded to 17: row s holds the 2*R_s+1 taps of scale s. */
 LS_CONSTANT uint16_t ls_vif_taps[LS_VIF_SCALES][LS_VIF_MAX_TAPS] = {
@@ -130,6 +136,7 @@ LS_HD static inline LsVifSigmas ls_vif_sigmas(uint32_t mx, uint32_t my, uint64_t
     return s;
 }
 
+#if !defined(LS_OPENCL_C) /* the OpenCL kernels have their own tiles (src/opencl/vif.cl) */
 /* The vertical pass of the statistics at column j (vif.md §5.1): rows[k] is the k-th of the
  * 2R+1 reflected source rows. Outputs the five per-column values. */
 LS_HD static inline void ls_vif_vert_column(const void *const *ref_rows,
@@ -177,13 +184,16 @@ LS_HD static inline LsVifSigmas ls_vif_horiz_pixel(const uint32_t *const v[5], u
     }
     return ls_vif_sigmas(mx, my, sxx, syy, sxy);
 }
+#endif
 
 /* ---- fixed-point log2 (vif.md §5.4) ---- */
 
 /* floor(log2(x)) for x > 0 */
 LS_HD static inline int ls_vif_floor_log2(uint64_t x)
 {
-#if defined(__CUDA_ARCH__)
+#if defined(LS_OPENCL_C)
+    return 63 - (int)clz(x);
+#elif defined(__CUDA_ARCH__)
     return 63 - __clzll((long long)x);
 #else
     return 63 - __builtin_clzll(x);
@@ -207,13 +217,17 @@ typedef struct LsVifAccum {
 
 /* C's double -> int32 conversion where it is defined; elsewhere what x86 gives (INT32_MIN). The
  * statistics never leave the range (|sv_sq| stays below 2^31), so this only avoids UB. */
-LS_HD static inline int32_t ls_vif_trunc_i32(double d)
+LS_HD static inline int32_t ls_vif_trunc_i32(ls_f64 d)
 {
-    return (d > -2147483649.0 && d < 2147483648.0) ? (int32_t)d : INT32_MIN;
+    const ls_f64 lo = LS_F64_C(0xc1e0000000200000ull, -2147483649.0);
+    const ls_f64 hi = LS_F64_C(0x41e0000000000000ull, 2147483648.0);
+    return (ls_f64_lt(lo, d) && ls_f64_lt(d, hi)) ? (int32_t)ls_f64_to_i64(d) : INT32_MIN;
 }
 
+/* The binary64 steps go through ls_f64 (core/soft_f64.h): double in C and CUDA, its exact
+ * integer emulation in OpenCL C. */
 LS_HD static inline void ls_vif_pixel(const LS_GLOBAL uint16_t *table, int32_t sigma1_sq,
-                                      int32_t sigma2_sq, int32_t sigma12, double gain_limit,
+                                      int32_t sigma2_sq, int32_t sigma12, ls_f64 gain_limit,
                                       LsVifAccum *acc)
 {
     const int32_t sigma_nsq = LS_VIF_SIGMA_NSQ;
@@ -223,13 +237,15 @@ LS_HD static inline void ls_vif_pixel(const LS_GLOBAL uint16_t *table, int32_t s
         acc->den_log += ls_vif_log2(table, (uint32_t)sigma_nsq + (uint32_t)sigma1_sq) -
                         LS_VIF_LOG_DEN_OFFSET;
         if (sigma12 > 0 && sigma2_sq > 0) {
-            double g = (double)sigma12 / ((double)sigma1_sq + LS_VIF_EPS);
-            int32_t sv_sq = ls_vif_trunc_i32((double)sigma2_sq - g * (double)sigma12);
+            const ls_f64 s1 = ls_f64_from_i64(sigma1_sq), s12 = ls_f64_from_i64(sigma12);
+            ls_f64 g = ls_f64_div(s12, ls_f64_add(s1, LS_VIF_EPS));
+            int32_t sv_sq =
+                ls_vif_trunc_i32(ls_f64_sub(ls_f64_from_i64(sigma2_sq), ls_f64_mul(g, s12)));
             sv_sq = sv_sq > 0 ? sv_sq : 0;
-            g = g < gain_limit ? g : gain_limit;
+            g = ls_f64_lt(g, gain_limit) ? g : gain_limit;
             /* uint32 as in the reference: above 2^31 when sv_sq is near INT32_MAX */
             const uint32_t n1 = (uint32_t)sv_sq + (uint32_t)sigma_nsq;
-            const int64_t n2 = (int64_t)((g * g) * (double)sigma1_sq) + n1;
+            const int64_t n2 = ls_f64_to_i64(ls_f64_mul(ls_f64_mul(g, g), s1)) + n1;
             acc->num_log += ls_vif_log2(table, (uint64_t)n2) - ls_vif_log2(table, n1);
         }
     } else {
@@ -238,6 +254,7 @@ LS_HD static inline void ls_vif_pixel(const LS_GLOBAL uint16_t *table, int32_t s
     }
 }
 
+#if !defined(LS_OPENCL_C) /* host math (the twins return the integer accumulators) */
 /* ---- per-scale numerator and denominator (vif.md §5.5) ---- */
 
 LS_HD static inline float ls_vif_num(const LsVifAccum *a)
@@ -250,8 +267,9 @@ LS_HD static inline float ls_vif_den(const LsVifAccum *a)
 {
     return (float)((double)a->den_log / 2048.0 + (double)a->den_nonlog);
 }
+#endif
 
-#ifndef __CUDACC__
+#if !defined(__CUDACC__) && !defined(LS_OPENCL_C)
 
 /* The log2 table of the CPU path: entry k is T[32768 + k]; entry 32768 is T[65536] = 0, so that
  * a 32-bit gather of any entry (scale 2, high half masked) stays inside the table. */
@@ -300,18 +318,47 @@ typedef void (*LsVifPixelsFn)(const int32_t *sigma1_sq, const int32_t *sigma2_sq
 typedef void (*LsVifDecimateFn)(const LsVifPlane *src, const LsVifLevel *level, uint16_t *dst,
                                 void *tmp);
 
-/* Pair rows kept by the SIMD statistics: every pair (m, m+1) that a window of 2R+1 rows
- * touches, with room to spare. */
-#define LS_VIF_RING 20
-#define LS_VIF_MAX_PIECES 8
+/* The SIMD statistics run in vertical strips of at most LS_VIF_STRIP_COLS output columns (a
+ * multiple of 64), so that the pair rows of a strip (LS_VIF_RING of them: every pair (m, m+1)
+ * that a window of 2R+1 rows touches, and the next) stay in L2. Lanes that need the numerator
+ * term wait in batches of LS_VIF_BATCH. */
+#define LS_VIF_GROUP 4 /* output rows of one parity per vertical pass */
+#define LS_VIF_RING (16 + 2 * LS_VIF_GROUP)
+#define LS_VIF_STRIP_COLS 1024
+#define LS_VIF_BATCH (LS_VIF_STRIP_COLS + 1024)
+/* int16 per piece of a horizontal input row: a strip, its halo and margins */
+#define LS_VIF_HBUF_LEN (LS_VIF_STRIP_COLS + 128)
+
+static inline unsigned ls_vif_strips(unsigned w)
+{
+    return (w + LS_VIF_STRIP_COLS - 1) / LS_VIF_STRIP_COLS;
+}
+
+/* Byte offsets in tmp of the SIMD statistics' buffers (the pair-row ring at 0) and the int16
+ * length of each of the 8 horizontal input rows. Bounds: a strip has at most
+ * LS_VIF_STRIP_COLS + 31 columns (a last strip narrower than a vector joins the one before),
+ * its vertical blocks (32 columns at most, the halo of 8 on each side included) at most
+ * LS_VIF_STRIP_COLS + 80; the horizontal pass reads up to a vector past the strip and halo. */
+typedef struct LsVifSimdTmp {
+    size_t hbuf, batch, total;
+} LsVifSimdTmp;
+
+static inline LsVifSimdTmp ls_vif_simd_tmp(unsigned w)
+{
+    const size_t cols = (size_t)(w < LS_VIF_STRIP_COLS ? w : LS_VIF_STRIP_COLS) + 128;
+    LsVifSimdTmp t;
+    t.hbuf = LS_VIF_RING * 16 * cols * sizeof(int16_t); /* 8 pieces of 2 rows */
+    /* 2 GROUP rows of 8 pieces */
+    t.batch = t.hbuf + 2 * LS_VIF_GROUP * 8 * LS_VIF_HBUF_LEN * sizeof(int16_t);
+    t.total = t.batch + 3 * (LS_VIF_BATCH + 16) * sizeof(int32_t);
+    return t;
+}
 
 static inline size_t ls_vif_tmp_size(unsigned w)
 {
-    const size_t cols = (size_t)w + 128;
-    return LS_VIF_RING * LS_VIF_MAX_PIECES * 2 * cols * sizeof(int16_t) /* pair rows */
-           + LS_VIF_MAX_PIECES * cols * sizeof(int16_t)               /* horizontal input */
-           + 8 * cols * sizeof(uint32_t)                              /* sigmas, C rows */
-           + 4096;
+    const size_t simd = ls_vif_simd_tmp(w).total;
+    const size_t c = (8 * (size_t)w + 5 * 2 * LS_VIF_MAX_TAPS) * sizeof(uint32_t); /* C, both */
+    return (simd > c ? simd : c) + 4096;
 }
 
 typedef struct LsVifDsp {
@@ -359,6 +406,6 @@ void ls_vif_pixels_avx512vnni(const int32_t *sigma1_sq, const int32_t *sigma2_sq
 void ls_vif_decimate_avx512vnni(const LsVifPlane *src, const LsVifLevel *level, uint16_t *dst,
                                 void *tmp);
 
-#endif /* !__CUDACC__ */
+#endif /* !__CUDACC__ && !LS_OPENCL_C */
 
 #endif

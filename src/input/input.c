@@ -1,5 +1,6 @@
-/* Opening, format detection and frame reading for Y4M and raw YUV. One frame at a time in
- * constant memory: plane rows are read straight into the picture with large freads. */
+/* Opening, format detection and frame reading for Y4M and raw YUV, and the dispatch to the
+ * container reader (av.c). One frame at a time in constant memory: plane rows are read straight
+ * into the picture with large freads. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
@@ -26,6 +27,7 @@
 #define Y4M_MAGIC_LEN 8
 #define STREAM_BUFFER_BYTES (1u << 20)
 #define SKIP_CHUNK_BYTES (1u << 20)
+#define READ_BAND_BYTES (128u << 10)
 
 struct LsInput {
     FILE *file;
@@ -45,6 +47,8 @@ struct LsInput {
     off_t data_start;
     /* planes read into pictures (ls_input_read_planes); the others are skipped, not read */
     _Atomic unsigned planes_read;
+    /* a container or bitstream, decoded through FFmpeg's libraries */
+    LsAvReader *av;
 };
 
 static size_t stream_read(LsInput *in, void *dst, size_t n)
@@ -187,6 +191,7 @@ static int open_y4m(LsInput *in, const LsRawParams *raw, char *err, size_t err_l
     int ret = ls_y4m_parse_header(line + 1, (size_t)len - 1, &in->info, why, sizeof(why));
     if (ret < 0)
         return fail(err, err_len, in->name, ret, "%s", why);
+    snprintf(in->info.source, sizeof(in->info.source), "Y4M C%s", in->info.chroma);
 
     if (raw && ((raw->w && raw->w != in->info.w) || (raw->h && raw->h != in->info.h) ||
                 (raw->fmt != VMAF_PIX_FMT_UNKNOWN && raw->fmt != in->info.fmt) ||
@@ -200,6 +205,42 @@ static int open_y4m(LsInput *in, const LsRawParams *raw, char *err, size_t err_l
                     "Y4M header says %s (C%s) but the raw parameters say %s", header,
                     in->info.chroma, given);
     }
+    return 0;
+}
+
+/* Decodes the input through FFmpeg's libraries. Returns 0 when it is a video lockstep scores, a
+ * negative errno when it is not and `known` says it is a container (a signature or extension),
+ * and 1 to go on with the other readers when nothing said it is one (a raw file without its
+ * parameters gets the raw reader's message, not the libraries'). */
+static int open_container(LsInput *in, const LsRawParams *raw, bool known, char *err,
+                          size_t err_len)
+{
+    char why[400];
+    const bool stream = !in->close_file;
+    LsVideoInfo info = { 0 };
+    const int ret = ls_av_open(&in->av, stream ? NULL : in->name, stream ? in->file : NULL,
+                               in->head, in->head_len, &info, why, sizeof(why));
+    if (ret < 0 && stream && !known && ret == -EINVAL)
+        return fail(err, err_len, in->name, ret,
+                    "not a Y4M stream (no YUV4MPEG2 signature), no raw size given (-w -h -p -b), "
+                    "and %s", why);
+    if (ret < 0 && !known && !stream && ret != -ENOTSUP)
+        return 1;
+    if (ret < 0)
+        return fail(err, err_len, in->name, ret, "%s", why);
+    if (raw && ((raw->w && raw->w != info.w) || (raw->h && raw->h != info.h) ||
+                (raw->fmt != VMAF_PIX_FMT_UNKNOWN && raw->fmt != info.fmt) ||
+                (raw->bpc && raw->bpc != info.bpc))) {
+        char decoded[64], given[96];
+        describe(&info, decoded, sizeof(decoded));
+        const char *fmt = ls_pix_fmt_name(raw->fmt);
+        snprintf(given, sizeof(given), "-w %u -h %u -p %s -b %u", raw->w, raw->h,
+                 fmt ? fmt : "?", raw->bpc);
+        return fail(err, err_len, in->name, -EINVAL,
+                    "decodes to %s (%s) but the raw parameters say %s", decoded, info.source,
+                    given);
+    }
+    in->info = info;
     return 0;
 }
 
@@ -218,9 +259,16 @@ static int detect_and_open(LsInput *in, const LsRawParams *raw, char *err, size_
 
     const int raw_given = raw && (raw->w || raw->h || raw->fmt != VMAF_PIX_FMT_UNKNOWN ||
                                   raw->bpc);
-    /* compressed video scored as raw pixels would give a meaningless number: say how to decode */
+    /* compressed video scored as raw pixels would give a meaningless number: decode it, or say
+     * how to */
     const char *container = ls_container_signature(in->head, in->head_len);
     const char *extension = ls_container_extension(in->name);
+    const bool y4m_like = in->head_len >= 4 && !memcmp(in->head, Y4M_MAGIC, 4);
+    if (ls_av_available() && (container || (!raw_given && !y4m_like && in->head_len > 0))) {
+        const int ret = open_container(in, raw, !!container || !!extension, err, err_len);
+        if (ret <= 0)
+            return ret;
+    }
     if (container || (extension && !raw_given)) {
         char kind[64];
         if (container)
@@ -229,7 +277,9 @@ static int detect_and_open(LsInput *in, const LsRawParams *raw, char *err, size_
             snprintf(kind, sizeof(kind), "a %s file", extension);
         return fail(err, err_len, in->name, -EINVAL,
                     "%s (compressed video), not Y4M or raw YUV: decode it first, e.g. ffmpeg -i "
-                    "%s -f yuv4mpegpipe -strict -1 - | lockstep -r ref.y4m -d -", kind, in->name);
+                    "%s -f yuv4mpegpipe -strict -1 - | lockstep -r ref.y4m -d - (this lockstep "
+                    "was built without FFmpeg's libraries libavformat, libavcodec and libavutil, "
+                    "which would read it directly)", kind, in->name);
     }
     if (!raw_given && in->head_len >= 4 && !memcmp(in->head, Y4M_MAGIC, 4)) {
         char sig[Y4M_MAGIC_LEN + 1];
@@ -253,15 +303,17 @@ static int detect_and_open(LsInput *in, const LsRawParams *raw, char *err, size_
     in->info.h = params->h;
     in->info.fmt = params->fmt;
     in->info.bpc = params->bpc;
+    snprintf(in->info.source, sizeof(in->info.source), "raw YUV");
     return 0;
 }
 
 static int swap_needed(void);
 
 /* Files store 16-bit samples little-endian; a big-endian host swaps each word after reading. */
-static void swap_bytes(VmafPicture *pic, const LsFrameGeometry *geo, unsigned p)
+static void swap_bytes(VmafPicture *pic, const LsFrameGeometry *geo, unsigned p, unsigned y0,
+                       unsigned y1)
 {
-    for (unsigned y = 0; y < geo->h[p]; y++) {
+    for (unsigned y = y0; y < y1; y++) {
         uint8_t *r = (uint8_t *)pic->data[p] + (size_t)y * (size_t)pic->stride[p];
         for (size_t x = 0; x < geo->row_bytes[p]; x += 2) {
             const uint8_t t = r[x];
@@ -272,10 +324,10 @@ static void swap_bytes(VmafPicture *pic, const LsFrameGeometry *geo, unsigned p)
 }
 
 /* Samples above the depth are refused rather than scored: an 8-bit file read with -b 10 (two
- * samples read as one word) would otherwise give a quiet, meaningless score. Writes the reason,
- * without the file name, into why. */
-static int check_depth(const LsInput *in, const VmafPicture *pic, unsigned p, uint64_t frame,
-                       char *why, size_t why_len)
+ * samples read as one word) would otherwise give a quiet, meaningless score. Checks rows
+ * [y0, y1) of plane p; writes the reason, without the file name, into why. */
+static int check_depth(const LsInput *in, const VmafPicture *pic, unsigned p, unsigned y0,
+                       unsigned y1, uint64_t frame, char *why, size_t why_len)
 {
     static const char *const planes[] = { "luma", "Cb", "Cr" };
     const LsFrameGeometry *geo = &in->geo;
@@ -283,12 +335,12 @@ static int check_depth(const LsInput *in, const VmafPicture *pic, unsigned p, ui
     if (geo->bytes_per_sample != 2 || bpc >= 16)
         return 0;
     const unsigned limit = (1u << bpc) - 1;
-    for (unsigned y = 0; y < geo->h[p]; y++) {
+    for (unsigned y = y0; y < y1; y++) {
         const uint16_t *row =
             (const uint16_t *)((const uint8_t *)pic->data[p] + (size_t)y * (size_t)pic->stride[p]);
-        unsigned any = 0;
+        uint16_t any = 0; /* 16-bit lanes: the OR vectorises without widening */
         for (unsigned x = 0; x < geo->w[p]; x++)
-            any |= row[x];
+            any = (uint16_t)(any | row[x]);
         if (any <= limit)
             continue;
         unsigned x = 0;
@@ -319,12 +371,19 @@ static void find_frames(LsInput *in)
     if (pos < 0)
         return;
     in->data_start = (off_t)pos - (off_t)(in->head_len - in->head_pos);
+    /* the frame count for progress: exact for bare FRAME markers, else (frame parameters) an
+     * estimate that leaves them out */
+    const uint64_t record = in->info.frame_bytes + (in->info.y4m ? 6 : 0);
+    const uint64_t data = st.st_size > in->data_start ? (uint64_t)(st.st_size - in->data_start) : 0;
+    in->info.frame_count = data / record;
+    in->info.frame_count_exact = false;
     if (in->info.y4m) {
         char marker[6];
         const ssize_t got = pread(fd, marker, sizeof(marker), in->data_start);
         if (got > 0 && (got != (ssize_t)sizeof(marker) || memcmp(marker, "FRAME\n", 6)))
             return;
     }
+    in->info.frame_count_exact = true;
     in->seekable = 1;
 }
 
@@ -394,36 +453,44 @@ int ls_input_read_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err, s
         unsigned char *data = pic->data[p];
         const size_t row = geo->row_bytes[p];
         const int contiguous = (size_t)pic->stride[p] == row;
-        for (unsigned y = 0; y < (contiguous ? 1 : geo->h[p]); y++) {
-            const size_t want = contiguous ? geo->plane_bytes[p] : row;
-            unsigned char *dst = data + (size_t)y * (size_t)pic->stride[p];
-            size_t have = 0;
-            while (have < want) {
-                const ssize_t got = pread(fd, dst + have, want - have, off);
-                if (got < 0 && errno == EINTR)
-                    continue;
-                if (got < 0)
-                    return fail(err, err_len, in->name, -errno, "read error at frame %llu: %s",
-                                (unsigned long long)frame, strerror(errno));
-                if (got == 0)
-                    break;
-                have += (size_t)got;
-                off += got;
+        /* bands of rows small enough to stay in the cache between the read and the depth check
+         * (checking a whole plane afterwards reads it back from memory) */
+        const unsigned band = row >= READ_BAND_BYTES ? 1u : (unsigned)(READ_BAND_BYTES / row);
+        for (unsigned y0 = 0; y0 < geo->h[p]; y0 += band) {
+            const unsigned y1 = geo->h[p] - y0 < band ? geo->h[p] : y0 + band;
+            for (unsigned y = y0; y < (contiguous ? y0 + 1 : y1); y++) {
+                const size_t want = contiguous ? row * (y1 - y0) : row;
+                unsigned char *dst = data + (size_t)y * (size_t)pic->stride[p];
+                size_t have = 0;
+                while (have < want) {
+                    const ssize_t got = pread(fd, dst + have, want - have, off);
+                    if (got < 0 && errno == EINTR)
+                        continue;
+                    if (got < 0)
+                        return fail(err, err_len, in->name, -errno,
+                                    "read error at frame %llu: %s", (unsigned long long)frame,
+                                    strerror(errno));
+                    if (got == 0)
+                        break;
+                    have += (size_t)got;
+                    off += got;
+                }
+                total += have;
+                if (have != want) {
+                    if (!marker && total == 0)
+                        return 0; /* raw: a clean end of file */
+                    return fail(err, err_len, in->name, -EIO,
+                                "truncated frame %llu: got %zu of %zu bytes",
+                                (unsigned long long)frame, total, in->info.frame_bytes);
+                }
             }
-            total += have;
-            if (have != want) {
-                if (!marker && total == 0)
-                    return 0; /* raw: a clean end of file */
-                return fail(err, err_len, in->name, -EIO, "truncated frame %llu: got %zu of %zu bytes",
-                            (unsigned long long)frame, total, in->info.frame_bytes);
-            }
+            if (geo->bytes_per_sample == 2 && swap_needed())
+                swap_bytes(pic, geo, p, y0, y1);
+            char why[256];
+            const int bad = check_depth(in, pic, p, y0, y1, frame, why, sizeof(why));
+            if (bad)
+                return fail(err, err_len, in->name, bad, "%s", why);
         }
-        if (geo->bytes_per_sample == 2 && swap_needed())
-            swap_bytes(pic, geo, p);
-        char why[256];
-        const int bad = check_depth(in, pic, p, frame, why, sizeof(why));
-        if (bad)
-            return fail(err, err_len, in->name, bad, "%s", why);
     }
     return 1;
 }
@@ -515,10 +582,12 @@ int ls_input_open(LsInput **out, const char *path, const LsRawParams *raw, char 
         goto error;
     }
     atomic_init(&in->planes_read, in->geo.n_planes);
-    ret = check_raw_size(in, err, err_len);
-    if (ret < 0)
-        goto error;
-    find_frames(in);
+    if (!in->av) {
+        ret = check_raw_size(in, err, err_len);
+        if (ret < 0)
+            goto error;
+        find_frames(in);
+    }
     *out = in;
     return 0;
 
@@ -530,6 +599,17 @@ error:
 const LsVideoInfo *ls_input_info(const LsInput *in)
 {
     return &in->info;
+}
+
+bool ls_input_is_decoded(const LsInput *in)
+{
+    return in->av != NULL;
+}
+
+bool ls_input_decodes_containers(char *versions, size_t len)
+{
+    ls_av_versions(versions, len);
+    return ls_av_available();
 }
 
 static int swap_needed(void)
@@ -642,6 +722,22 @@ static size_t skip_bytes(LsInput *in, size_t n)
     return total;
 }
 
+/* The next decoded frame of a container (pic NULL: skipped). Same returns as ls_input_read. */
+static int read_decoded(LsInput *in, VmafPicture *pic, char *err, size_t err_len)
+{
+    if (in->error) {
+        if (err && err_len)
+            snprintf(err, err_len, "%s", in->error_msg);
+        return in->error;
+    }
+    char why[400];
+    const int ret = ls_av_read(in->av, pic, atomic_load(&in->planes_read), why, sizeof(why));
+    if (ret < 0)
+        return fail_stream(in, err, err_len, ret, "%s", why);
+    in->frame_index += (uint64_t)ret;
+    return ret;
+}
+
 int ls_input_read(LsInput *in, VmafPicture *pic, char *err, size_t err_len)
 {
     const LsFrameGeometry *geo = &in->geo;
@@ -655,6 +751,8 @@ int ls_input_read(LsInput *in, VmafPicture *pic, char *err, size_t err_len)
             return fail(err, err_len, in->name, -EINVAL,
                         "picture plane %u does not have the input's geometry", p);
     }
+    if (in->av)
+        return read_decoded(in, pic, err, err_len);
 
     int ret = begin_frame(in, err, err_len);
     if (ret <= 0)
@@ -687,9 +785,9 @@ int ls_input_read(LsInput *in, VmafPicture *pic, char *err, size_t err_len)
             }
         }
         if (geo->bytes_per_sample == 2 && swap_needed())
-            swap_bytes(pic, geo, p);
+            swap_bytes(pic, geo, p, 0, geo->h[p]);
         char why[256];
-        const int bad = check_depth(in, pic, p, in->frame_index, why, sizeof(why));
+        const int bad = check_depth(in, pic, p, 0, geo->h[p], in->frame_index, why, sizeof(why));
         if (bad)
             return fail_stream(in, err, err_len, bad, "%s", why);
     }
@@ -699,6 +797,8 @@ int ls_input_read(LsInput *in, VmafPicture *pic, char *err, size_t err_len)
 
 int ls_input_skip(LsInput *in, char *err, size_t err_len)
 {
+    if (in->av)
+        return read_decoded(in, NULL, err, err_len);
     int ret = begin_frame(in, err, err_len);
     if (ret <= 0)
         return ret;
@@ -709,6 +809,23 @@ int ls_input_skip(LsInput *in, char *err, size_t err_len)
         return short_frame(in, got, err, err_len);
     in->frame_index++;
     return 1;
+}
+
+int ls_input_count_frames(LsInput *in, uint64_t *count, char *err, size_t err_len)
+{
+    struct stat st;
+    if (in->seekable && in->frame_index == 0 && !fstat(fileno(in->file), &st)) {
+        const uint64_t frame = (in->info.y4m ? 6 : 0) + (uint64_t)in->info.frame_bytes;
+        const uint64_t data = st.st_size > in->data_start ? (uint64_t)(st.st_size - in->data_start) : 0;
+        *count = data / frame;
+        return 0;
+    }
+    /* pipes and frames with parameters: read through */
+    int r;
+    while ((r = ls_input_skip(in, err, err_len)) > 0)
+        ;
+    *count = in->frame_index;
+    return r;
 }
 
 void ls_input_read_planes(LsInput *in, unsigned n_planes)
@@ -722,6 +839,7 @@ void ls_input_close(LsInput *in)
 {
     if (!in)
         return;
+    ls_av_close(in->av);
     if (in->file && in->close_file)
         fclose(in->file);
     free(in->skip_buffer);

@@ -1,6 +1,8 @@
-/* Readers for the CLI, tests and bench: Y4M and raw planar YUV, streaming one frame at a time.
- * The kind of input is detected from the content: a file starting with "YUV4MPEG" is Y4M, anything
- * else is raw YUV and needs the raw parameters (-w -h -p -b). */
+/* Readers for the CLI, tests and bench: Y4M, raw planar YUV and (when built with FFmpeg's
+ * libraries) containers and bitstreams, streaming one frame at a time. The kind of input is
+ * detected from the content: a file starting with "YUV4MPEG" is Y4M; a container signature or
+ * extension (.mp4, .mkv, ...), or without raw parameters any file FFmpeg's libraries open, is
+ * decoded (src/input/av.c); anything else is raw YUV and needs the raw parameters (-w -h -p -b). */
 #ifndef LOCKSTEP_INPUT_INPUT_H
 #define LOCKSTEP_INPUT_INPUT_H
 
@@ -20,8 +22,12 @@ typedef struct LsVideoInfo {
     enum VmafPixelFormat fmt;
     bool y4m;
     char chroma[32];             /* Y4M C tag as written ("420jpeg", "mono10"), "" for raw */
-    unsigned fps_num, fps_den;   /* Y4M F tag, 0/0 for raw */
+    unsigned fps_num, fps_den;   /* Y4M F tag or the container's frame rate, 0/0 for raw */
     size_t frame_bytes;          /* payload bytes per frame */
+    uint64_t frame_count;        /* frames in the input, 0 = not known (a pipe) */
+    bool frame_count_exact;      /* false: an estimate (a container's duration times its rate) */
+    char source[160];            /* what the reader read: "Y4M C420jpeg", "raw YUV", or
+                                    "matroska,webm, ffv1 video (decoder ffv1), yuv420p10le" */
 } LsVideoInfo;
 
 typedef struct LsInput LsInput;
@@ -45,6 +51,11 @@ int ls_input_read_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err, s
  * keep what they held, and their bytes are skipped, though still required to be there (a truncated
  * frame stays an error). Out of range: every plane. Callable while other threads read. */
 void ls_input_read_planes(LsInput *in, unsigned n_planes);
+/* The frames of the input from the first one not read yet: from the file's size where it is
+ * read at frame indices and nothing was read yet (a partial last frame is not counted: reading
+ * it is the error), else by reading through to the end (an error then returns as
+ * ls_input_read). */
+int ls_input_count_frames(LsInput *in, uint64_t *count, char *err, size_t err_len);
 /* Skips one frame; same returns as ls_input_read. */
 int ls_input_skip(LsInput *in, char *err, size_t err_len);
 void ls_input_close(LsInput *in);
@@ -65,6 +76,11 @@ int ls_write_frame(void *file, const VmafPicture *pic, bool y4m);
  * LS_INPUT_MAX_FRAME_BYTES of payload. */
 #define LS_INPUT_MAX_DIM 32768u
 #define LS_INPUT_MAX_FRAME_BYTES ((size_t)1 << 30)
+
+/* Whether this build decodes containers, and the FFmpeg libraries' versions ("none" without). */
+bool ls_input_decodes_containers(char *versions, size_t len);
+/* Whether the input is decoded (a container or bitstream) rather than read as stored. */
+bool ls_input_is_decoded(const LsInput *in);
 
 /* "420", "422", "444", "400"; NULL for any other value. */
 const char *ls_pix_fmt_name(enum VmafPixelFormat fmt);

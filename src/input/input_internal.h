@@ -2,8 +2,10 @@
 #ifndef LOCKSTEP_INPUT_INPUT_INTERNAL_H
 #define LOCKSTEP_INPUT_INPUT_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "input/input.h"
 
@@ -38,5 +40,21 @@ const char *ls_container_extension(const char *path);
 /* The -w -h -p -b settings (given size first, then common sizes) whose frames divide a raw
  * file of file_bytes, as a ", "-separated list into buf ("" when none does). */
 void ls_raw_sizes_that_fit(uint64_t file_bytes, const LsRawParams *given, char *buf, size_t len);
+
+/* Containers through FFmpeg's libraries (av.c; stubs that say so in a build without them). */
+typedef struct LsAvReader LsAvReader;
+bool ls_av_available(void);
+const char *ls_av_versions(char *buf, size_t len);
+/* Opens the file at path, or when stream is not NULL the stream, whose first head_len bytes
+ * were already read (head). Fills info's w, h, fmt, bpc, fps, frame count and source. On failure
+ * returns -EINVAL (not readable as a container), -ENOTSUP (a video lockstep does not score: no
+ * decoder, a pixel format it has no picture for, interlaced) or -ENOMEM, with the reason (without
+ * the file name) in why. */
+int ls_av_open(LsAvReader **av, const char *path, FILE *stream, const unsigned char *head,
+               size_t head_len, LsVideoInfo *info, char *why, size_t why_len);
+/* Decodes the next frame into pic's first `planes` planes (pic NULL: decoded and dropped).
+ * Returns 1, 0 at the end of the video, or a negative errno with the reason in why. */
+int ls_av_read(LsAvReader *av, VmafPicture *pic, unsigned planes, char *why, size_t why_len);
+void ls_av_close(LsAvReader *av);
 
 #endif

@@ -1,9 +1,12 @@
 # Embeds each OpenCL program as a C string: prelude.clh, then the .cl file with its quoted
 # #include lines replaced by the files they name (resolved under SRC_DIR, recursively; header
-# guards keep repeated headers harmless). Writes OUT with one LsClSource per .cl file, each with
+# guards keep repeated headers harmless); an include marked `/* host only */` (in a region that
+# OpenCL C compiles out) is left out. Writes OUT with one LsClSource per .cl file, each with
 # the SHA-256 of its text for the binary cache key.
 #   cmake -DSRC_DIR=<src> -DPRELUDE=<file> -DKERNELS=<a.cl|b.cl> -DOUT=<file.c> -P embed_kernels.cmake
 function(ls_inline_includes out text depth)
+  string(REGEX REPLACE "#[ \t]*include[ \t]*\"([^\"]+)\"[ \t]*/\\* host only \\*/"
+         "/* host only: \\1 */" text "${text}")
   string(REGEX MATCHALL "#[ \t]*include[ \t]*\"[^\"]+\"" directives "${text}")
   if(directives)
     list(REMOVE_DUPLICATES directives)

@@ -19,8 +19,9 @@ static pthread_once_t cl_once = PTHREAD_ONCE_INIT;
 static char cl_load_error[256];
 
 /* ---- LOCKSTEP_FAULT_INJECT (core/fault.h): the table's calls of each class, failing on cue.
- * A blocking transfer waits for the device: it counts as a sync, a non-blocking one as a copy
- * (the kernels here end each frame with a blocking read rather than clFinish). ---- */
+ * A blocking transfer or map waits for the device: it counts as a sync, a non-blocking one as a
+ * copy (the twins' skeleton waits for a frame's results with clWaitForEvents, the self-tests and
+ * the setup uploads with blocking transfers or clFinish). ---- */
 
 static LsClFns cl_real;
 
@@ -75,9 +76,45 @@ static cl_int CL_API_CALL fault_clEnqueueNDRangeKernel(cl_command_queue q, cl_ke
                : cl_real.clEnqueueNDRangeKernel(q, k, dims, offset, global, local, n, wait, ev);
 }
 
+static cl_int CL_API_CALL fault_clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem dst,
+                                                    size_t src_off, size_t dst_off, size_t size,
+                                                    cl_uint n, const cl_event *wait, cl_event *ev)
+{
+    return ls_fault_inject(LS_FAULT_COPY)
+               ? CL_OUT_OF_RESOURCES
+               : cl_real.clEnqueueCopyBuffer(q, src, dst, src_off, dst_off, size, n, wait, ev);
+}
+
+static cl_int CL_API_CALL fault_clEnqueueFillBuffer(cl_command_queue q, cl_mem m,
+                                                    const void *pattern, size_t pattern_size,
+                                                    size_t off, size_t size, cl_uint n,
+                                                    const cl_event *wait, cl_event *ev)
+{
+    return ls_fault_inject(LS_FAULT_COPY)
+               ? CL_OUT_OF_RESOURCES
+               : cl_real.clEnqueueFillBuffer(q, m, pattern, pattern_size, off, size, n, wait, ev);
+}
+
+static void *CL_API_CALL fault_clEnqueueMapBuffer(cl_command_queue q, cl_mem m, cl_bool block,
+                                                  cl_map_flags flags, size_t off, size_t size,
+                                                  cl_uint n, const cl_event *wait, cl_event *ev,
+                                                  cl_int *rc)
+{
+    if (!ls_fault_inject(block ? LS_FAULT_SYNC : LS_FAULT_COPY))
+        return cl_real.clEnqueueMapBuffer(q, m, block, flags, off, size, n, wait, ev, rc);
+    if (rc)
+        *rc = CL_MAP_FAILURE;
+    return NULL;
+}
+
 static cl_int CL_API_CALL fault_clFinish(cl_command_queue q)
 {
     return ls_fault_inject(LS_FAULT_SYNC) ? CL_OUT_OF_RESOURCES : cl_real.clFinish(q);
+}
+
+static cl_int CL_API_CALL fault_clWaitForEvents(cl_uint n, const cl_event *events)
+{
+    return ls_fault_inject(LS_FAULT_SYNC) ? CL_OUT_OF_RESOURCES : cl_real.clWaitForEvents(n, events);
 }
 
 static void wrap_for_faults(void)
@@ -88,7 +125,11 @@ static void wrap_for_faults(void)
     cl_fns.clEnqueueWriteBufferRect = fault_clEnqueueWriteBufferRect;
     cl_fns.clEnqueueReadBuffer = fault_clEnqueueReadBuffer;
     cl_fns.clEnqueueNDRangeKernel = fault_clEnqueueNDRangeKernel;
+    cl_fns.clEnqueueCopyBuffer = fault_clEnqueueCopyBuffer;
+    cl_fns.clEnqueueFillBuffer = fault_clEnqueueFillBuffer;
+    cl_fns.clEnqueueMapBuffer = fault_clEnqueueMapBuffer;
     cl_fns.clFinish = fault_clFinish;
+    cl_fns.clWaitForEvents = fault_clWaitForEvents;
 }
 
 static void load_driver(void)

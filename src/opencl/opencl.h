@@ -14,9 +14,15 @@
 #define LOCKSTEP_OPENCL_OPENCL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
+/* Device test hook for core/soft_f64.h: out[i] = op(a[i], b[i]) on binary64 bits on device
+ * `index` (ops: src/opencl/soft_f64_selftest.cl). */
+int ls_opencl_soft_f64_selftest(int index, int op, const uint64_t *a, const uint64_t *b,
+                                uint64_t *out, size_t n, char *err, size_t err_len);
+
 #endif
 #include <CL/cl.h>
 
@@ -64,7 +70,26 @@
     X(cl_int, clEnqueueReadBuffer,                                                               \
       (cl_command_queue, cl_mem, cl_bool, size_t, size_t, void *, cl_uint, const cl_event *,     \
        cl_event *))                                                                               \
-    X(cl_int, clFinish, (cl_command_queue))
+    X(cl_int, clFinish, (cl_command_queue))                                                       \
+    X(cl_int, clFlush, (cl_command_queue))                                                        \
+    X(void *, clEnqueueMapBuffer,                                                                \
+      (cl_command_queue, cl_mem, cl_bool, cl_map_flags, size_t, size_t, cl_uint, const cl_event *, \
+       cl_event *, cl_int *))                                                                     \
+    X(cl_int, clEnqueueUnmapMemObject,                                                           \
+      (cl_command_queue, cl_mem, void *, cl_uint, const cl_event *, cl_event *))                 \
+    X(cl_int, clEnqueueCopyBuffer,                                                               \
+      (cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t, cl_uint, const cl_event *,      \
+       cl_event *))                                                                               \
+    X(cl_int, clEnqueueFillBuffer,                                                               \
+      (cl_command_queue, cl_mem, const void *, size_t, size_t, size_t, cl_uint, const cl_event *, \
+       cl_event *))                                                                               \
+    X(cl_int, clEnqueueBarrierWithWaitList,                                                      \
+      (cl_command_queue, cl_uint, const cl_event *, cl_event *))                                 \
+    X(cl_int, clWaitForEvents, (cl_uint, const cl_event *))                                       \
+    X(cl_int, clRetainEvent, (cl_event))                                                          \
+    X(cl_event, clCreateUserEvent, (cl_context, cl_int *))                                        \
+    X(cl_int, clSetUserEventStatus, (cl_event, cl_int))                                           \
+    X(cl_int, clReleaseEvent, (cl_event))
 
 #define LS_CL_MEMBER(ret, name, args) ret(CL_API_CALL *name) args;
 typedef struct LsClFns {
@@ -83,6 +108,11 @@ extern const LsClSource ls_cl_source_psnr;
 extern const LsClSource ls_cl_source_psnr_hvs;
 extern const LsClSource ls_cl_source_ordered_sum;
 extern const LsClSource ls_cl_source_fp32_selftest;
+extern const LsClSource ls_cl_source_soft_f64_selftest;
+extern const LsClSource ls_cl_source_vif;
+extern const LsClSource ls_cl_source_adm;
+extern const LsClSource ls_cl_source_motion;
+extern const LsClSource ls_cl_source_ssim;
 
 /* Work-group size every kernel of this backend is built for (-DLS_WG): a power of two. */
 #define LS_CL_WG_MAX 256
@@ -148,5 +178,10 @@ int ls_opencl_fail(char *err, size_t err_len, const char *call, cl_int code);
  * ls_sqrt_prod_rn, 1: ls_div_rn. */
 int ls_opencl_fp32_selftest(int index, int op, const float *a, const float *b, float *out,
                             size_t n, char *err, size_t err_len);
+
+/* Device test hook for core/soft_f64.h: out[i] = op(a[i], b[i]) on binary64 bits on device
+ * `index` (ops: src/opencl/soft_f64_selftest.cl). */
+int ls_opencl_soft_f64_selftest(int index, int op, const uint64_t *a, const uint64_t *b,
+                                uint64_t *out, size_t n, char *err, size_t err_len);
 
 #endif

@@ -1,10 +1,29 @@
 /* Kernels of the ordered float sum (ordered_sum.h, design/ordered-sum.md) on the exact primitives
  * of core/ordered_sum.h. A chunk's summary for a binade is (x, y): the significand increment for
- * an even (x) and an odd (y) start. */
+ * an even (x) and an odd (y) start. One launch handles up to LS_OS_MAX_SEQ independent sequences
+ * (a frame's planes): sequence i has n.si terms from terms + off.si, its chunks are the global
+ * chunks cbase.si .. cbase.s(i+1) - 1. */
 #include "opencl/ordered_sum.h"
 #include "core/ordered_sum.h"
 
 #define LS_OS_PER (LS_OS_CHUNK / LS_WG)
+
+static inline ulong ls_os_pick(ulong4 v, uint i)
+{
+    return i == 0 ? v.s0 : i == 1 ? v.s1 : i == 2 ? v.s2 : v.s3;
+}
+static inline uint ls_os_pick_u(uint4 v, uint i)
+{
+    return i == 0 ? v.s0 : i == 1 ? v.s1 : i == 2 ? v.s2 : v.s3;
+}
+/* The sequence of global chunk c. */
+static inline uint ls_os_seq_of(uint4 cbase, uint n_seq, uint c)
+{
+    uint i = 0;
+    while (i + 1 < n_seq && c >= ls_os_pick_u(cbase, i + 1))
+        i++;
+    return i;
+}
 
 /* A then B */
 static inline uint2 ls_os_compose2(uint2 a, uint2 b)
@@ -21,13 +40,15 @@ static inline void ls_os_load_chunk(__local float *t, __global const float *term
 }
 
 /* Float total of each chunk (any order: only a prediction, and the zero test of a chunk). */
-__kernel void ls_os_totals(__global const float *terms, ulong off, ulong n,
-                           __global float *totals)
+__kernel void ls_os_totals(__global const float *terms, ulong4 offs, ulong4 counts, uint4 cbase,
+                           uint n_seq, __global float *totals)
 {
-    terms += off;
+    const uint seq = ls_os_seq_of(cbase, n_seq, get_group_id(0));
+    terms += ls_os_pick(offs, seq);
+    const ulong n = ls_os_pick(counts, seq);
     __local float red[LS_WG];
     const uint lid = get_local_id(0);
-    const ulong base = (ulong)get_group_id(0) * LS_OS_CHUNK;
+    const ulong base = (ulong)(get_group_id(0) - ls_os_pick_u(cbase, seq)) * LS_OS_CHUNK;
     float s = 0.0f;
     for (uint k = lid; k < LS_OS_CHUNK; k += LS_WG)
         s += base + k < n ? terms[base + k] : 0.0f;
@@ -43,9 +64,14 @@ __kernel void ls_os_totals(__global const float *terms, ulong off, ulong n,
 }
 
 /* Predicted running sum at the start of each chunk: exclusive float scan of the totals. One
- * work-group. */
-__kernel void ls_os_predict(__global const float *totals, uint n_chunks, __global float *pred)
+ * work-group per sequence. */
+__kernel void ls_os_predict(__global const float *all_totals, uint4 cbase,
+                            __global float *all_pred)
 {
+    const uint seq = get_group_id(0), first = ls_os_pick_u(cbase, seq);
+    const uint n_chunks = ls_os_pick_u(cbase, seq + 1) - first;
+    __global const float *totals = all_totals + first;
+    __global float *pred = all_pred + first;
     __local float buf[LS_WG];
     __local float carry;
     const uint lid = get_local_id(0);
@@ -72,15 +98,16 @@ __kernel void ls_os_predict(__global const float *totals, uint n_chunks, __globa
 
 /* Each chunk's maps for the predicted binade and the one below: every work-item composes its
  * contiguous slice in order, then the slices are composed in order. */
-__kernel void ls_os_summaries(__global const float *terms, ulong off, ulong n,
-                              __global const float *pred, __global uint4 *summary,
-                              __global int *binades)
+__kernel void ls_os_summaries(__global const float *terms, ulong4 offs, ulong4 counts,
+                              uint4 cbase, uint n_seq, __global const float *pred,
+                              __global uint4 *summary, __global int *binades)
 {
-    terms += off;
+    const uint chunk = get_group_id(0), seq = ls_os_seq_of(cbase, n_seq, chunk);
+    terms += ls_os_pick(offs, seq);
     __local float t[LS_OS_CHUNK];
     __local uint2 hi[LS_WG], lo[LS_WG];
-    const uint lid = get_local_id(0), chunk = get_group_id(0);
-    ls_os_load_chunk(t, terms, n, chunk);
+    const uint lid = get_local_id(0);
+    ls_os_load_chunk(t, terms, ls_os_pick(counts, seq), chunk - ls_os_pick_u(cbase, seq));
     /* the predicted binade, kept in the normal range with the one below it */
     const int e = clamp((int)((as_uint(pred[chunk]) >> 23) & 0xff), 2, 254) - 127;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -106,14 +133,21 @@ __kernel void ls_os_summaries(__global const float *terms, ulong off, ulong n,
     }
 }
 
-/* The walk, one work-group: work-item 0 carries the running float sum through the chunks; the
- * group only helps to stage summaries and the terms of chunks that are added one by one. */
-__kernel void ls_os_walk(__global const float *terms, ulong off, ulong n, uint n_chunks,
-                         __global const float *totals, __global const uint4 *summary,
-                         __global const int *binades, __global float *result,
-                         __global uint *replayed, uint slot)
+/* The walk, one work-group per sequence: work-item 0 carries the running float sum through the
+ * chunks; the group only helps to stage summaries and the terms of chunks that are added one by
+ * one. Sequence i's sum goes to result[slot + i]. */
+__kernel void ls_os_walk(__global const float *all_terms, ulong4 offs, ulong4 counts, uint4 cbase,
+                         __global const float *all_totals, __global const uint4 *all_summary,
+                         __global const int *all_binades, __global float *result,
+                         __global uint *replayed, uint slot0)
 {
-    terms += off;
+    const uint seq = get_group_id(0), first = ls_os_pick_u(cbase, seq), slot = slot0 + seq;
+    const uint n_chunks = ls_os_pick_u(cbase, seq + 1) - first;
+    __global const float *terms = all_terms + ls_os_pick(offs, seq);
+    const ulong n = ls_os_pick(counts, seq);
+    __global const float *totals = all_totals + first;
+    __global const uint4 *summary = all_summary + first;
+    __global const int *binades = all_binades + first;
     __local float t[LS_OS_CHUNK];
     __local uint4 tile_summary[LS_WG];
     __local int tile_binade[LS_WG];

@@ -13,28 +13,38 @@
 
 /* terms per chunk; a multiple of every work-group size used (LS_CL_WG_MAX and its halves) */
 #define LS_OS_CHUNK 4096
+/* independent sequences (a frame's planes) summed by one set of launches */
+#define LS_OS_MAX_SEQ 3
 
 #if !defined(__OPENCL_VERSION__)
 #include "opencl/opencl.h"
 
-typedef struct LsClOrderedSum {
-    cl_program prog;
+/* The four kernels of ordered_sum.cl, from any program that includes it (a twin's program
+ * includes ordered_sum.cl, so one build holds both). */
+#define LS_CL_ORDERED_SUM_KERNELS "ls_os_totals", "ls_os_predict", "ls_os_summaries", "ls_os_walk"
+typedef struct LsClOrderedSumKernels {
     cl_kernel totals, predict, summaries, walk;
-    cl_mem chunk_totals, predicted, summary, binades, result, replayed;
+} LsClOrderedSumKernels;
+
+/* Scratch of one sum in flight (one per frame slot). */
+typedef struct LsClOrderedSum {
+    cl_mem chunk_totals, predicted, summary, binades, replayed;
     size_t max_chunks;
     unsigned n_slots;
 } LsClOrderedSum;
 
-/* Scratch for sums of up to max_terms terms, results in n_slots floats. */
-int ls_cl_ordered_sum_init(LsClOrderedSum *os, LsClDevice *d, size_t max_terms, unsigned n_slots,
+/* Scratch for sums of up to max_chunks chunks in all (each sequence of n terms takes
+ * ceil(n / LS_OS_CHUNK)) into result slots 0 .. n_slots-1. */
+int ls_cl_ordered_sum_init(LsClOrderedSum *os, LsClDevice *d, size_t max_chunks, unsigned n_slots,
                            char *err, size_t err_len);
-/* Enqueues the sum of terms[offset .. offset + n) (floats >= 0, in order) into result slot. */
-int ls_cl_ordered_sum_enqueue(LsClOrderedSum *os, LsClDevice *d, cl_mem terms, size_t offset,
-                              size_t n, unsigned slot, char *err, size_t err_len);
-/* Waits and reads the first n result slots; replayed (may be NULL) receives, per slot, how many
- * chunks were added term by term instead of through their summary. */
-int ls_cl_ordered_sum_read(LsClOrderedSum *os, LsClDevice *d, float *out, unsigned *replayed,
-                           unsigned n, char *err, size_t err_len);
+/* Enqueues on `queue`, for each sequence i < n_seq (at most LS_OS_MAX_SEQ), the sum of
+ * terms[offset[i] .. offset[i] + count[i]) (floats >= 0, in order) into result[slot0 + i] (a float
+ * buffer); the scratch's replayed[slot0 + i] counts the chunks added term by term instead of
+ * through their summary. Four launches whatever n_seq. */
+int ls_cl_ordered_sum_enqueue(const LsClOrderedSum *os, const LsClOrderedSumKernels *k,
+                              LsClDevice *d, cl_command_queue queue, cl_mem terms,
+                              const size_t *offset, const size_t *count, unsigned n_seq,
+                              cl_mem result, unsigned slot0, char *err, size_t err_len);
 void ls_cl_ordered_sum_close(LsClOrderedSum *os, LsClDevice *d);
 
 /* Test hook: *out = the ordered sum of terms[0..n) computed on device `index`; *replayed chunks

@@ -3,6 +3,7 @@
  * ordered_sum.cl then replays the plane's float sum. The threshold's binary64 product and root are
  * computed exactly with integers (fp32_exact.h, exactness.md §4.3); /32 is an exact scaling. */
 #include "opencl/fp32_exact.h"
+#include "opencl/ordered_sum.cl"
 
 #if defined(LS_MUTATE_FLOAT_THRESHOLD)
 /* mutation check: the product and the root in float, as upstream and naive ports do */
@@ -23,8 +24,8 @@
 #error "no correctly rounded fp32 division on this device, and no LS_FDIV hook to emulate it"
 #endif
 
-/* plane: packed rows of `pitch` bytes at `offset` in ref and dis */
-__kernel void ls_psnr_hvs_terms(__global const uchar *ref, __global const uchar *dis, ulong offset,
+/* plane: packed rows of `pitch` bytes at ref_off and dis_off in frame */
+__kernel void ls_psnr_hvs_terms(__global const uchar *frame, ulong ref_off, ulong dis_off,
                                 uint pitch, uint blocks_x, uint n_blocks, int bytes_per_sample,
                                 int plane, __global float *terms, ulong terms_offset)
 {
@@ -34,8 +35,8 @@ __kernel void ls_psnr_hvs_terms(__global const uchar *ref, __global const uchar 
     int s[64], d[64];
     float t[64];
     const int x = 7 * (int)(id % blocks_x), y = 7 * (int)(id / blocks_x);
-    ls_psnr_hvs_load_block(s, ref + offset, pitch, x, y, bytes_per_sample);
-    ls_psnr_hvs_load_block(d, dis + offset, pitch, x, y, bytes_per_sample);
+    ls_psnr_hvs_load_block(s, frame + ref_off, pitch, x, y, bytes_per_sample);
+    ls_psnr_hvs_load_block(d, frame + dis_off, pitch, x, y, bytes_per_sample);
     ls_psnr_hvs_block(t, s, d, plane);
     __global float *out = terms + terms_offset + (ulong)id * 64;
     for (int k = 0; k < 64; k++)

@@ -66,7 +66,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_NONE,
                                     .cpumask = data[0] & 0x80 ? 255 : 0 };
     VmafFeatureDictionary *d;
-    if (!s || cli_parse(8, argv, s) != CLI_PARSE_RUN || !cpu_extractor(s->feature[0].name) ||
+    char err[1400];
+    if (!s || cli_parse(8, argv, s, false, err, sizeof(err)) != CLI_PARSE_OK ||
+        !cpu_extractor(s->feature[0].name) ||
         cli_feature_options(&s->feature[0], &d) || vmaf_init(&ctx, cfg))
         goto out;
     if (vmaf_use_feature(ctx, s->feature[0].name, d))

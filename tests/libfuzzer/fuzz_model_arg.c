@@ -37,11 +37,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     CliSettings *s = malloc(sizeof(*s));
     CliLoadedModel lm[CLI_MAX_MODELS];
     memset(lm, 0, sizeof(lm));
-    if (s && cli_parse(argc, argv, s) == CLI_PARSE_RUN) {
+    char err[1400];
+    if (s && cli_parse(argc, argv, s, false, err, sizeof(err)) == CLI_PARSE_OK) {
         for (unsigned i = 0; i < s->n_models; i++)
             if (s->model[i].path)
                 s->model[i].path = model_path;
-        if (!load_models(s, lm)) {
+        if (!cli_load_models(s, lm, err, sizeof(err))) {
             VmafContext *ctx;
             const VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_NONE };
             if (!vmaf_init(&ctx, cfg)) {
@@ -53,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 vmaf_close(ctx);
             }
         }
-        free_models(lm, s->n_models);
+        cli_free_models(lm, s->n_models);
     }
     free(s);
     free(block);

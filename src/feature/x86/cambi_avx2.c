@@ -8,6 +8,45 @@
 #include <stdint.h>
 
 #include "feature/cambi.h"
+#include "feature/x86/cambi_runs.h"
+
+/* 16 anti-dithered samples from column j; row[j + 16] and below[j + 16] must exist. */
+static inline void antidither16(uint16_t *out, const uint8_t *row, const uint8_t *below,
+                                unsigned j)
+{
+    const __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(row + j)));
+    const __m256i b = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(row + j + 1)));
+    const __m256i c = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(below + j)));
+    const __m256i d = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(below + j + 1)));
+    _mm256_storeu_si256((__m256i *)(out + j),
+                        _mm256_add_epi16(_mm256_add_epi16(a, b), _mm256_add_epi16(c, d)));
+}
+
+void ls_cambi_antidither8_avx2(uint16_t *out, const uint8_t *row, const uint8_t *below,
+                               unsigned w)
+{
+    if (w < 17) {
+        ls_cambi_antidither8_c(out, row, below, w);
+        return;
+    }
+    for (unsigned j = 0; j + 17 <= w; j += 16)
+        antidither16(out, row, below, j);
+    antidither16(out, row, below, w - 17); /* overlaps: the same samples again */
+    ls_cambi_antidither8_c(out + w - 1, row + w - 1, below + w - 1, 1);
+}
+
+void ls_cambi_colsum_avx2(uint8_t *colsum, const uint8_t *enter, const uint8_t *leave, unsigned w)
+{
+    unsigned j = 0;
+    /* in place: no overlapping last vector, the C reference takes the tail */
+    for (; j + 32 <= w; j += 32) {
+        const __m256i c = _mm256_loadu_si256((const __m256i *)(colsum + j));
+        const __m256i e = _mm256_loadu_si256((const __m256i *)(enter + j));
+        const __m256i l = _mm256_loadu_si256((const __m256i *)(leave + j));
+        _mm256_storeu_si256((__m256i *)(colsum + j), _mm256_sub_epi8(_mm256_add_epi8(c, e), l));
+    }
+    ls_cambi_colsum_c(colsum + j, enter + j, leave + j, w - j);
+}
 
 /* 32 zero-derivative flags from column j; the right neighbour of the last lane must exist. */
 static inline void zero_deriv32(uint8_t *z, const uint16_t *row, const uint16_t *below, unsigned j)
@@ -166,36 +205,7 @@ static void run_bits(uint32_t *counted, uint32_t *cont, const uint16_t *vals, co
 unsigned ls_cambi_runs_avx2(LsCambiRun *runs, const uint16_t *vals, const uint8_t *mask,
                             unsigned w, int lo, int hi)
 {
-    enum { MAX_WORDS = 256 };
-    uint32_t counted[MAX_WORDS], cont[MAX_WORDS];
-    unsigned n_start = 0, n_end = 0;
-    for (unsigned base = 0; base < w; base += 32 * MAX_WORDS) {
-        /* bitmaps of blocks of 8192 columns; a run may cross blocks: cont of the first word of
-         * a block looks at the previous block's last column */
-        const unsigned len = w - base < 32 * MAX_WORDS ? w - base : 32 * MAX_WORDS;
-        const unsigned words = (len + 31) / 32;
-        run_bits(counted, cont, vals + base, mask + base, len, lo, hi);
-        if (base && counted[0] & 1 && mask[base - 1] && vals[base - 1] == vals[base] &&
-            vals[base - 1] >= lo && vals[base - 1] <= hi)
-            cont[0] |= 1;
-        for (unsigned k = 0; k < words; k++) {
-            /* a run starts where counted and not continued, ends where the next is not continued */
-            const uint32_t next = k + 1 < words ? cont[k + 1] : 0;
-            uint32_t starts = counted[k] & ~cont[k];
-            uint32_t ends = counted[k] & ~((cont[k] >> 1) | (next << 31));
-            const int32_t at = (int32_t)(base + 32 * k);
-            for (; starts; starts &= starts - 1)
-                runs[n_start++].start = at + __builtin_ctz(starts);
-            for (; ends; ends &= ends - 1)
-                runs[n_end++].end = at + __builtin_ctz(ends);
-        }
-        if (base + len < w && counted[words - 1] >> ((len - 1) % 32) & 1 && mask[base + len] &&
-            vals[base + len] == vals[base + len - 1]) {
-            /* the last run of the block goes on: its end is found in the next block */
-            n_end--;
-        }
-    }
-    return n_start;
+    return runs_from_bits(runs, vals, mask, w, lo, hi, run_bits);
 }
 
 void ls_cambi_hist_runs_avx2(uint16_t *hist, ptrdiff_t hist_stride, const LsCambiRun *runs,

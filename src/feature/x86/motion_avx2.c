@@ -1,8 +1,7 @@
 /* AVX2 variants of the motion DSP units (motion_dsp.c holds the references).
  * Float blur: eight outputs per vector, each lane doing the reference's tap sequence.
  * Float SAD: the row sums are sequential chains, so an 8x8 block of |a - b| is transposed and
- * each lane carries one row's chain. Integer SAD: exact, so any split is fine; the 17-bit row
- * values are split into a high and a low byte so that every product fits _mm256_madd_epi16. */
+ * each lane carries one row's chain. Integer SAD: x86/motion_int_simd.h. */
 #include <immintrin.h>
 #include <math.h>
 #include <stdint.h>
@@ -155,136 +154,35 @@ float ls_float_motion_sad_avx2(const float *a, const float *b, ptrdiff_t stride,
     return total;
 }
 
-/* Pair (F[k], F[k+1]) in every 32-bit element, for _mm256_madd_epi16. */
-static ALWAYS_INLINE __m256i tap_pair(int32_t lo, int32_t hi)
+/* the integer SAD: the template motion_int_simd.h on 256-bit vectors */
+#define VI __m256i
+#define N16 16
+#define MI_FN(name) name##_avx2
+#define VSET32 _mm256_set1_epi32
+#define VZERO _mm256_setzero_si256
+#define VLOAD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define VSTORE(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), v)
+#define VLOAD_BYTES(p) _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(p)))
+#define VSUB16 _mm256_sub_epi16
+#define VUNPLO16 _mm256_unpacklo_epi16
+#define VUNPHI16 _mm256_unpackhi_epi16
+#define VMADD _mm256_madd_epi16
+#define VADD32 _mm256_add_epi32
+#define VSRA32 _mm256_sra_epi32
+#define VSRAI32 _mm256_srai_epi32
+#define VPACKS32 _mm256_packs_epi32
+#define VAND _mm256_and_si256
+#define VOR _mm256_or_si256
+#define VABS32 _mm256_abs_epi32
+#define VANY(v) (!_mm256_testz_si256(v, v))
+
+static inline uint32_t hsum32_avx2(__m256i v)
 {
-    return _mm256_set1_epi32((int32_t)(((uint32_t)hi << 16) | ((uint32_t)lo & 0xffff)));
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, _MM_SHUFFLE(1, 0, 3, 2)));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, _MM_SHUFFLE(2, 3, 0, 1)));
+    return (uint32_t)_mm_cvtsi128_si32(s);
 }
+#define VHSUM32 hsum32_avx2
 
-uint64_t ls_int_motion_sad_avx2(const void *prev, ptrdiff_t prev_stride, const void *cur,
-                                ptrdiff_t cur_stride, unsigned w, unsigned h, unsigned bpc,
-                                void *tmp)
-{
-    /* 16-bit differences leave the int16 range of madd (and the vertical sum int32) */
-    if (bpc > 15)
-        return ls_int_motion_sad_c(prev, prev_stride, cur, cur_stride, w, h, bpc, tmp);
-
-    const __m256i f01 = tap_pair(LS_INT_MOTION_F0, LS_INT_MOTION_F1);
-    const __m256i f23 = tap_pair(LS_INT_MOTION_F2, LS_INT_MOTION_F1);
-    const __m256i f4z = tap_pair(LS_INT_MOTION_F0, 0);
-    const unsigned shift = bpc;
-    const int32_t round = bpc == 8 ? 128 : 1 << (bpc - 1);
-    const __m256i vround = _mm256_set1_epi32(round);
-    const __m128i vshift = _mm_cvtsi32_si128((int)shift);
-    const __m256i low_byte = _mm256_set1_epi32(0xff);
-    const __m256i hround = _mm256_set1_epi32(32768);
-    const __m256i zero = _mm256_setzero_si256();
-    /* row value r = 256 * hi + lo, hi in [-256, 255], lo in [0, 255]; padded by 8 on the left
-     * for the mirrored samples and the unaligned loads */
-    int16_t *rh = (int16_t *)tmp + 8;
-    int16_t *rl = rh + w + 32;
-    const int iw = (int)w;
-    uint64_t sad = 0;
-
-    for (int i = 0; i < (int)h; i++) {
-        const uint8_t *p[5], *c[5];
-        for (int k = 0; k < 5; k++) {
-            const int yy = ls_motion_mirror(i - LS_INT_MOTION_RADIUS + k, (int)h);
-            p[k] = (const uint8_t *)prev + yy * prev_stride;
-            c[k] = (const uint8_t *)cur + yy * cur_stride;
-        }
-        __m256i any = zero;
-        int x = 0;
-        for (; x + 16 <= iw; x += 16) {
-            __m256i d[5];
-            for (int k = 0; k < 5; k++) {
-                if (bpc == 8)
-                    d[k] = _mm256_sub_epi16(
-                        _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(p[k] + x))),
-                        _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(c[k] + x))));
-                else
-                    d[k] = _mm256_sub_epi16(
-                        _mm256_loadu_si256((const __m256i *)((const uint16_t *)p[k] + x)),
-                        _mm256_loadu_si256((const __m256i *)((const uint16_t *)c[k] + x)));
-            }
-            /* lanes: acc_a holds pixels 0-3 | 8-11, acc_b 4-7 | 12-15; packs restores the order */
-            __m256i acc_a = _mm256_madd_epi16(_mm256_unpacklo_epi16(d[0], d[1]), f01);
-            __m256i acc_b = _mm256_madd_epi16(_mm256_unpackhi_epi16(d[0], d[1]), f01);
-            acc_a =
-                _mm256_add_epi32(acc_a, _mm256_madd_epi16(_mm256_unpacklo_epi16(d[2], d[3]), f23));
-            acc_b =
-                _mm256_add_epi32(acc_b, _mm256_madd_epi16(_mm256_unpackhi_epi16(d[2], d[3]), f23));
-            acc_a =
-                _mm256_add_epi32(acc_a, _mm256_madd_epi16(_mm256_unpacklo_epi16(d[4], zero), f4z));
-            acc_b =
-                _mm256_add_epi32(acc_b, _mm256_madd_epi16(_mm256_unpackhi_epi16(d[4], zero), f4z));
-            const __m256i row_a = _mm256_sra_epi32(_mm256_add_epi32(acc_a, vround), vshift);
-            const __m256i row_b = _mm256_sra_epi32(_mm256_add_epi32(acc_b, vround), vshift);
-            const __m256i hi =
-                _mm256_packs_epi32(_mm256_srai_epi32(row_a, 8), _mm256_srai_epi32(row_b, 8));
-            const __m256i lo = _mm256_packs_epi32(_mm256_and_si256(row_a, low_byte),
-                                                  _mm256_and_si256(row_b, low_byte));
-            _mm256_storeu_si256((__m256i *)(rh + x), hi);
-            _mm256_storeu_si256((__m256i *)(rl + x), lo);
-            any = _mm256_or_si256(any, _mm256_or_si256(hi, lo));
-        }
-        int tail_nonzero = 0;
-        for (; x < iw; x++) {
-            int64_t acc = 0;
-            for (int k = 0; k < 5; k++) {
-                const int dv =
-                    bpc == 8 ? (int)p[k][x] - (int)c[k][x]
-                             : (int)((const uint16_t *)p[k])[x] - (int)((const uint16_t *)c[k])[x];
-                acc += (int64_t)ls_int_motion_filter[k] * dv;
-            }
-            const int32_t r = ls_int_motion_vertical_round(acc, bpc);
-            rh[x] = (int16_t)(r >> 8);
-            rl[x] = (int16_t)(r & 0xff);
-            tail_nonzero |= r;
-        }
-        /* an all-zero row of vertical results adds nothing */
-        if (_mm256_testz_si256(any, any) && !tail_nonzero)
-            continue;
-        rh[-1] = rh[1], rh[-2] = rh[2], rh[iw] = rh[iw - 2], rh[iw + 1] = rh[iw - 3],
-        rh[iw + 2] = 0;
-        rl[-1] = rl[1], rl[-2] = rl[2], rl[iw] = rl[iw - 2], rl[iw + 1] = rl[iw - 3],
-        rl[iw + 2] = 0;
-
-        __m256i row_sum = zero;
-        x = 0;
-        for (; x + 16 <= iw; x += 16) {
-            for (int odd = 0; odd < 2; odd++) {
-                const int b = x - 2 + odd;
-                __m256i hs = _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(rh + b)), f01);
-                __m256i ls = _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(rl + b)), f01);
-                hs = _mm256_add_epi32(
-                    hs, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(rh + b + 2)), f23));
-                ls = _mm256_add_epi32(
-                    ls, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(rl + b + 2)), f23));
-                hs = _mm256_add_epi32(
-                    hs, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(rh + b + 4)), f4z));
-                ls = _mm256_add_epi32(
-                    ls, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(rl + b + 4)), f4z));
-                /* (256 H + L + 32768) >> 16 == (H + ((L + 32768) >> 8)) >> 8 */
-                const __m256i val = _mm256_srai_epi32(
-                    _mm256_add_epi32(hs, _mm256_srai_epi32(_mm256_add_epi32(ls, hround), 8)), 8);
-                row_sum = _mm256_add_epi32(row_sum, _mm256_abs_epi32(val));
-            }
-        }
-        uint32_t row_sad = 0;
-        for (; x < iw; x++) {
-            int32_t r[5];
-            for (int k = 0; k < 5; k++)
-                r[k] = rh[x - 2 + k] * 256 + rl[x - 2 + k];
-            const int32_t val = ls_int_motion_horizontal(r[0], r[1], r[2], r[3], r[4]);
-            row_sad += (uint32_t)(val < 0 ? -val : val);
-        }
-        __m128i s =
-            _mm_add_epi32(_mm256_castsi256_si128(row_sum), _mm256_extracti128_si256(row_sum, 1));
-        s = _mm_add_epi32(s, _mm_shuffle_epi32(s, _MM_SHUFFLE(1, 0, 3, 2)));
-        s = _mm_add_epi32(s, _mm_shuffle_epi32(s, _MM_SHUFFLE(2, 3, 0, 1)));
-        row_sad += (uint32_t)_mm_cvtsi128_si32(s);
-        sad += row_sad;
-    }
-    return sad;
-}
+#include "feature/x86/motion_int_simd.h"

@@ -1,5 +1,5 @@
 /* Integer VIF DSP units for one x86 vector width: included by vif_avx2.c and vif_avx512.c after
- * they define the vector macros (V*, N16/N32, FN). One algorithm, two widths.
+ * they define the vector macros (V*, N16/N32/N64, FN). One algorithm, two widths.
  *
  * Every filter runs on 16-bit lanes with madd (two products of 16-bit values added into a 32-bit
  * lane), which is exact: each value that does not fit int16 is split into 16-bit pieces, and
@@ -7,16 +7,30 @@
  * piece comes out exactly 2^31 low and is corrected mod 2^32, where the true sums live). The
  * scale 3 taps (43728 does not fit int16) are used halved and the sums doubled.
  *
- * Statistics of one scale: the vertical pass reads "pair rows" (rows m and m+1 interleaved per
- * column, pieces already squared), kept in a small ring so that each is made once; a reflected
- * window is a run of rows that differ by one, so each of its tap pairs is a pair row, with the
- * taps swapped where it runs upwards. The vertical results are stored as pieces, the horizontal
- * pass takes even and odd outputs from the same pieces, and the per-pixel terms run on whole
- * vectors in double (the reference's operations lane by lane). Order of the pixels does not
- * matter: every accumulation is integer. Columns past the last full vector use the shared column
- * and pixel functions of vif.h. */
+ * Statistics of one scale run in vertical strips (a few hundred KB of pair rows each, so that
+ * they stay in L2) and, in a strip, row by row: the vertical pass reads "pair rows" (rows m and
+ * m+1 interleaved per column, pieces already squared), kept in a ring so that each is made once;
+ * a reflected window is a run of rows that differ by one, so each of its tap pairs is a pair row,
+ * with the taps swapped where it runs upwards. Its results, stored as pieces, feed the horizontal
+ * pass, whose even and odd outputs come from the same loads; the sigmas of each vector of outputs
+ * go straight to the per-pixel terms: the non-log sums and the denominator in registers, and the
+ * lanes that need the numerator (a double division and two table reads) are packed into a batch
+ * that is processed in whole vectors. Order of the pixels does not matter: every accumulation is
+ * integer. The code is specialised per scale (tap counts are constants). Planes narrower than a
+ * vector use the C reference; column tails reuse a vector that ends at the last column (outputs
+ * already counted are masked off). */
 
 enum { PIECES_BYTES = 5, PIECES_WORDS = 8 };
+
+/* Index in a horizontal input row of column c0 (the strip's first output column): room for the
+ * 16 reflected columns, and vertical blocks of the strips after the first (from c0 - R) aligned
+ * to 64 bytes. */
+static inline unsigned hbuf_margin(unsigned r) { return 32 + r; }
+
+#define VIF_INLINE static inline __attribute__((always_inline))
+/* loops over taps, pieces and halves: constant counts, unrolled so that taps are constants and
+ * accumulators stay in registers */
+#define UNROLL _Pragma("GCC unroll 32")
 
 /* acc + madd(a, b) mod 2^32: one instruction with VNNI (vpdpwssd wraps like the add) */
 #ifndef VDPADD
@@ -25,31 +39,19 @@ enum { PIECES_BYTES = 5, PIECES_WORDS = 8 };
 
 /* T[32768 + idx] for idx < 32768: a 32-bit gather at scale 2 from the uint16 table, the
  * neighbouring entry masked off */
-static inline VI table_lookup(VI idx)
+VIF_INLINE VI table_lookup(VI idx)
 {
     return VAND(VGATHER32_SCALE2(ls_vif_log2_table, idx), VSET32(0xffff));
 }
 
 /* the tap pair (a, b) as a madd operand */
-static inline VI tap_pair(unsigned a, unsigned b) { return VSET32((int32_t)(a | (b << 16))); }
+VIF_INLINE VI tap_pair(unsigned a, unsigned b) { return VSET32((int32_t)(a | (b << 16))); }
 
-/* taps of a scale as used in madd (halved for scale 3) */
-static inline unsigned madd_tap(unsigned scale, unsigned k)
+/* tap k of a scale as used in madd: 0 outside the filter, halved for scale 3 */
+VIF_INLINE unsigned madd_tap(unsigned scale, int k)
 {
-    return k < ls_vif_width(scale) ? (unsigned)ls_vif_taps[scale][k] >> (scale == 3) : 0u;
-}
-
-/* ---- per-pixel terms ---- */
-
-/* horizontal sum of 64-bit lanes */
-static inline int64_t hsum64(VI v)
-{
-    int64_t lanes[N64];
-    VSTORE(lanes, v);
-    int64_t s = 0;
-    for (unsigned i = 0; i < N64; i++)
-        s += lanes[i];
-    return s;
+    return k >= 0 && k < (int)ls_vif_width(scale) ? (unsigned)ls_vif_taps[scale][k] >> (scale == 3)
+                                                   : 0u;
 }
 
 static inline int64_t hsum32(VI v)
@@ -62,89 +64,182 @@ static inline int64_t hsum32(VI v)
     return s;
 }
 
-/* LOG2 of 32-bit lanes x >= 2^17: the exponent of the float of x >> 8 (exact, below 2^24)
- * gives k + 15, x >> k the table index. Returns T + 2048 k. */
-static inline VI log2_u32(VI x)
+/* ((v + c) >> s) - 32768 as int16 lanes, for sums v that are 2^31 * biased low (mod 2^32): with
+ * C = round + 2^31 * biased - 2^(15+s) the shifted value fits int32, and the arithmetic shift
+ * gives the centered result in range. Valid when the unshifted result is below 2^16 (vif.md §4). */
+VIF_INLINE VI centered_shift(VI v, VI c, unsigned s) { return VSRA32(VADD32(v, c), s); }
+
+static inline VI centered_constant(uint32_t round, bool biased, unsigned s)
 {
-    const VI e = VSRLI32(VF_BITS(VF_FROM_I32(VSRLI32(x, 8))), 23);
-    const VI k = VSUB32(e, VSET32(127 + 15 - 8));
-    const VI t = table_lookup(VSUB32(VSRLV32(x, k), VSET32(32768)));
-    return VADD32(t, VSLLI32(k, 11));
+    return VSET32((int32_t)(round + (biased ? 0x80000000u : 0u) - (1u << (15 + s))));
 }
 
-/* g, sv_sq and n2 = g*g*sigma1 + n1 of N64 pixels whose 32-bit sigmas are in the half
- * vectors. n2 (an integer below 2^53, exact in double) is returned as a float truncated to its
- * 24 leading bits, which keeps the 16 bits LOG2 reads; n1 = sv_sq + sigma_nsq as uint32. */
-static inline VFH num_log_half(VH s1, VH s2, VH s12, VD gain_limit, VH *n1)
+/* ---- per-pixel terms ---- */
+
+/* The log-branch pixels wait in a batch (sigma1, sigma2 clamped, sigma12: three int32 arrays of
+ * BATCH_CAP + N32, room for a strip row past BATCH_CAP - LS_VIF_STRIP_COLS - 64) and are
+ * processed N32 at a time, each lane doing both LOG2 terms: packing them costs less than
+ * vectors half full of log lanes, and the per-pixel pass has no data-dependent branch. */
+enum { BATCH_CAP = LS_VIF_BATCH };
+
+typedef struct Batch {
+    int32_t *s1, *s2, *s12;
+    unsigned n;
+    double gain_limit;
+    int64_t num_log, den_log;
+} Batch;
+
+/* The LOG2 inputs of N64 batch entries, as doubles (all are integers below 2^53, exact):
+ * nd = sigma_nsq + sigma1, n1 = sv_sq + sigma_nsq and n2 = (g*g)*sigma1 truncated + n1. Entries
+ * without a numerator term come with sigma12 = 0: g = 0 and n2 = n1. */
+VIF_INLINE void log2_inputs(const int32_t *p1, const int32_t *p2, const int32_t *p12, VD limit,
+                            VD *nd, VD *n1, VD *n2)
 {
-    const VD d1 = VD_FROM_I32(s1), d2 = VD_FROM_I32(s2), d12 = VD_FROM_I32(s12);
+    const VD nsq = VD_SET1((double)LS_VIF_SIGMA_NSQ);
+    const VD d1 = VD_FROM_I32(VH_LOAD(p1)), d2 = VD_FROM_I32(VH_LOAD(p2));
+    const VD d12 = VD_FROM_I32(VH_LOAD(p12));
     VD g = VD_DIV(d12, VD_ADD(d1, VD_SET1(LS_VIF_EPS)));
-    VH sv = VD_TRUNC_I32(VD_SUB(d2, VD_MUL(g, d12)));
-    sv = VH_MAX32(sv, VH_ZERO());
-    g = VD_MIN(g, gain_limit);
-    /* n1 may pass 2^31: in double from sv_sq >= 0 */
-    const VD n1d = VD_ADD(VD_FROM_I32(sv), VD_SET1((double)LS_VIF_SIGMA_NSQ));
-    const VD n2 = VD_ADD(VD_TRUNC(VD_MUL(VD_MUL(g, g), d1)), n1d);
-    *n1 = VH_ADD32(sv, VH_SET32(LS_VIF_SIGMA_NSQ));
-    /* clearing the 29 low significand bits makes the conversion exact */
-    return VD_TO_F(VD_FROM_BITS(VAND(VD_BITS(n2), VSET64(~(int64_t)0x1fffffff))));
+    /* sv_sq = max(trunc(sigma2 - g sigma12), 0) in double: as the int32 conversion (g >= 0
+     * keeps the value below 2^31; below INT32_MIN both give 0 after the max) */
+    const VD sv = VD_MAX(VD_TRUNC(VD_SUB(d2, VD_MUL(g, d12))), VD_SET1(0.0));
+    g = VD_MIN(g, limit);
+    *n1 = VD_ADD(sv, nsq);
+    *n2 = VD_ADD(VD_TRUNC(VD_MUL(VD_MUL(g, g), d1)), *n1);
+    *nd = VD_ADD(d1, nsq);
 }
 
-/* LOG2 of integers >= 2^17 given as floats truncated to 24 bits: exponent k + 15 and the 15
- * fraction bits below the leading one */
-static inline VI log2_of_float(VI bits)
+/* LOG2 of an integer >= 2^17 from the high 32 bits of its double (sign 0, the exponent and
+ * the 20 fraction bits below the leading one, of which LOG2 reads 15) is
+ * T[index] + 2048 (exponent - 1023 - 15). The table terms are summed per lane, and so are the
+ * biased exponents, which batch_run scales once. */
+VIF_INLINE VI log2_table_term(VI hi) { return table_lookup(VAND(VSRLI32(hi, 5), VSET32(0x7fff))); }
+
+VIF_INLINE VI log2_exponent(VI hi) { return VSRLI32(hi, 20); }
+
+/* Adds the terms of the first n batch entries (n a multiple of N32). */
+static void batch_run(Batch *b, unsigned n)
 {
-    const VI k = VSUB32(VSRLI32(bits, 23), VSET32(127 + 15));
-    const VI t = table_lookup(VAND(VSRLI32(bits, 8), VSET32(0x7fff)));
-    return VADD32(t, VSLLI32(k, 11));
+    const VD limit = VD_SET1(b->gain_limit);
+    VI num_t = VZERO(), num_e = VZERO(), den_t = VZERO(), den_e = VZERO();
+    for (unsigned j = 0; j < n; j += N32) {
+        VD nda, n1a, n2a, ndb, n1b, n2b;
+        log2_inputs(b->s1 + j, b->s2 + j, b->s12 + j, limit, &nda, &n1a, &n2a);
+        log2_inputs(b->s1 + j + N64, b->s2 + j + N64, b->s12 + j + N64, limit, &ndb, &n1b, &n2b);
+        /* the high halves of the doubles, all in the same lane order */
+        const VI hd = VSHUF_ODD32(VD_BITS(nda), VD_BITS(ndb));
+        const VI h1 = VSHUF_ODD32(VD_BITS(n1a), VD_BITS(n1b));
+        const VI h2 = VSHUF_ODD32(VD_BITS(n2a), VD_BITS(n2b));
+        den_t = VADD32(den_t, log2_table_term(hd));
+        den_e = VADD32(den_e, log2_exponent(hd));
+        num_t = VADD32(num_t, VSUB32(log2_table_term(h2), log2_table_term(h1)));
+        num_e = VADD32(num_e, VSUB32(log2_exponent(h2), log2_exponent(h1)));
+    }
+    /* per lane at most BATCH_CAP / 8 terms: table terms below 2^16, exponents below 2^11. The
+     * denominator term is LOG2 - 2048*17, the exponent biases cancel in the numerator. */
+    b->num_log += hsum32(num_t) + 2048 * hsum32(num_e);
+    b->den_log += hsum32(den_t) + 2048 * (hsum32(den_e) - (int64_t)n * (1023 + 15 + 17));
+}
+
+/* Runs the whole vectors of the batch and keeps the rest; with all, pads the rest with entries
+ * whose terms are 0 (sigmas 0: LOG2(sigma_nsq) - 2048*17 and no numerator) and runs it too. */
+static void batch_flush(Batch *b, bool all)
+{
+    unsigned n = b->n - b->n % N32;
+    if (all && n < b->n) {
+        for (unsigned j = b->n; j < n + N32; j++)
+            b->s1[j] = b->s2[j] = b->s12[j] = 0;
+        n += N32;
+    }
+    batch_run(b, n);
+    const unsigned rest = b->n > n ? b->n - n : 0;
+    for (unsigned j = 0; j < rest; j++) {
+        b->s1[j] = b->s1[n + j];
+        b->s2[j] = b->s2[n + j];
+        b->s12[j] = b->s12[n + j];
+    }
+    b->n = rest;
+}
+
+/* Vector sums of the non-log terms: sigma2 (as low and high 16 bits) and the count; below 2^31
+ * per lane for 30000 vectors (PIX_FLUSH). */
+typedef struct PixAcc {
+    VI nonlog_lo, nonlog_hi, nonlog_count;
+    unsigned vectors;
+} PixAcc;
+
+enum { PIX_FLUSH = 30000 };
+
+static void pix_flush(PixAcc *p, LsVifAccum *acc)
+{
+    acc->num_nonlog += hsum32(p->nonlog_lo) + 65536 * hsum32(p->nonlog_hi);
+    acc->den_nonlog += hsum32(p->nonlog_count);
+    p->nonlog_lo = p->nonlog_hi = p->nonlog_count = VZERO();
+    p->vectors = 0;
+}
+
+/* The terms of N32 pixels (ls_vif_pixel) whose lanes are in `valid`: the non-log ones here,
+ * the log ones into the batch, which must have room for N32 more entries (the caller flushes
+ * it: a call in the loops that use this would make GCC spill their vectors). */
+VIF_INLINE void pixel_terms(VI s1, VI s2, VI s12, VM valid, PixAcc *p, Batch *b)
+{
+    s2 = VMAX32(s2, VZERO());
+    const VM is_log = VM_AND(valid, VM_GT32(s1, VSET32(LS_VIF_SIGMA_NSQ - 1)));
+    /* no numerator term unless sigma12 > 0 and sigma2 > 0: sigma12 = 0 in the batch */
+    const VM has_num = VM_AND(VM_GT32(s12, VZERO()), VM_GT32(s2, VZERO()));
+    if (VM_FULL(is_log)) { /* textured areas: every lane to the batch, as it is */
+        VSTORE(b->s1 + b->n, s1);
+        VSTORE(b->s2 + b->n, s2);
+        VSTORE(b->s12 + b->n, VM_ZERO_OFF(s12, has_num));
+        b->n += N32;
+        return;
+    }
+    const VM nonlog = VM_ANDNOT(is_log, valid);
+    p->nonlog_lo = VM_ADD32(p->nonlog_lo, nonlog, VAND(s2, VSET32(0xffff)));
+    p->nonlog_hi = VM_ADD32(p->nonlog_hi, nonlog, VSRLI32(s2, 16));
+    p->nonlog_count = VM_ADD32(p->nonlog_count, nonlog, VSET32(1));
+    p->vectors++;
+    const VCP cp = VCP_MAKE(is_log);
+    VSTORE(b->s1 + b->n, VCOMPRESS(cp, s1));
+    VSTORE(b->s2 + b->n, VCOMPRESS(cp, s2));
+    VSTORE(b->s12 + b->n, VCOMPRESS(cp, VM_ZERO_OFF(s12, has_num)));
+    b->n += VM_POPCNT(is_log);
+}
+
+static void batch_init(Batch *b, int32_t *mem, double gain_limit)
+{
+    b->s1 = mem;
+    b->s2 = mem + BATCH_CAP + N32;
+    b->s12 = mem + 2 * (BATCH_CAP + N32);
+    b->n = 0;
+    b->gain_limit = gain_limit;
+    b->num_log = b->den_log = 0;
+}
+
+static void batch_finish(Batch *b, LsVifAccum *acc)
+{
+    batch_flush(b, true);
+    acc->num_log += b->num_log;
+    acc->den_log += b->den_log;
 }
 
 void FN(ls_vif_pixels)(const int32_t *sigma1_sq, const int32_t *sigma2_sq, const int32_t *sigma12,
                        unsigned n, double gain_limit, LsVifAccum *acc)
 {
-    const VD limit = VD_SET1(gain_limit);
-    const VI nsq = VSET32(LS_VIF_SIGMA_NSQ), zero = VZERO();
-    VI num_log = zero, den_log = zero, num_nonlog = zero, den_nonlog = zero;
-    unsigned j = 0, run = 0;
+    int32_t mem[3 * (BATCH_CAP + N32)];
+    Batch b;
+    batch_init(&b, mem, gain_limit);
+    PixAcc p = { VZERO(), VZERO(), VZERO(), 0 };
+    const VM all = VM_GT32(VSET32(N32), VIOTA32());
+    unsigned j = 0;
     for (; j + N32 <= n; j += N32) {
-        const VI s1 = VLOAD(sigma1_sq + j), s12 = VLOAD(sigma12 + j);
-        const VI s2 = VMAX32(VLOAD(sigma2_sq + j), zero);
-        const VI is_log = VCMPGT32(s1, VSET32(LS_VIF_SIGMA_NSQ - 1));
-        /* non-log lanes: sigma2 into the 64-bit sum, one count each */
-        const VI s2_nonlog = VANDNOT(is_log, s2);
-        num_nonlog = VADD64(num_nonlog, VADD64(VH_WIDEN64(VLO(s2_nonlog)),
-                                               VH_WIDEN64(VHI(s2_nonlog))));
-        den_nonlog = VSUB32(den_nonlog, VANDNOT(is_log, VSET32(-1)));
-        if (!VTEST_ANY(is_log))
-            continue;
-        /* denominator: LOG2(nsq + sigma1) - 2048*17; other lanes read a harmless entry */
-        const VI den = VSUB32(log2_u32(VBLENDV(nsq, VADD32(s1, nsq), is_log)),
-                              VSET32(LS_VIF_LOG_DEN_OFFSET));
-        den_log = VADD32(den_log, VAND(den, is_log));
-        /* numerator where sigma12 > 0 and sigma2 > 0 */
-        const VI has_num = VAND(is_log, VAND(VCMPGT32(s12, zero), VCMPGT32(s2, zero)));
-        if (VTEST_ANY(has_num)) {
-            VH n1_lo, n1_hi;
-            const VFH n2_lo = num_log_half(VLO(s1), VLO(s2), VLO(s12), limit, &n1_lo);
-            const VFH n2_hi = num_log_half(VHI(s1), VHI(s2), VHI(s12), limit, &n1_hi);
-            /* n1 in [2^17, 2^32) in every lane (sv_sq is clamped at 0), read as uint32 */
-            const VI num = VSUB32(log2_of_float(VF_BITS(VF_COMBINE(n2_lo, n2_hi))),
-                                  log2_u32(VCOMBINE(n1_lo, n1_hi)));
-            num_log = VADD32(num_log, VAND(num, has_num));
-        }
-        /* 32-bit lanes of den_log and num_log (each term below 2^16): move them to the 64-bit
-         * totals before they could overflow */
-        if (++run == 4096) {
-            acc->den_log += hsum32(den_log);
-            acc->num_log += hsum32(num_log);
-            den_log = num_log = zero;
-            run = 0;
-        }
+        pixel_terms(VLOAD(sigma1_sq + j), VLOAD(sigma2_sq + j), VLOAD(sigma12 + j), all, &p, &b);
+        if (b.n > BATCH_CAP - N32)
+            batch_flush(&b, false);
+        if (p.vectors >= PIX_FLUSH)
+            pix_flush(&p, acc);
     }
-    acc->num_log += hsum32(num_log);
-    acc->den_log += hsum32(den_log);
-    acc->num_nonlog += hsum64(num_nonlog);
-    acc->den_nonlog += hsum32(den_nonlog);
+    pix_flush(&p, acc);
+    batch_finish(&b, acc);
     for (; j < n; j++)
         ls_vif_pixel(ls_vif_log2_table, sigma1_sq[j], sigma2_sq[j], sigma12[j], gain_limit, acc);
 }
@@ -154,12 +249,18 @@ void FN(ls_vif_pixels)(const int32_t *sigma1_sq, const int32_t *sigma2_sq, const
 typedef struct Stats {
     const LsVifPlane *ref, *dis;
     const LsVifLevel *level;
-    unsigned w, wv, pieces;
-    size_t pair_len;         /* int16 per piece of a pair row (2 per column) */
-    int16_t *ring;           /* LS_VIF_RING pair rows of `pieces` pieces, by column block */
+    unsigned w, h;
+    /* the strip: output columns [c0, c1), vertical blocks of N16 columns from column va (the
+     * last one ends at vb) */
+    unsigned c0, c1, va, vb, blocks;
+    size_t slot_len;         /* int16 per pair row */
+    int16_t *ring;           /* LS_VIF_RING pair rows: per block, the pieces of the low
+                              * unpack halves, then of the high ones */
     int ring_row[LS_VIF_RING];
-    int16_t *hbuf[PIECES_WORDS]; /* column -R at index 0 */
-    int32_t *sig[3];
+    int16_t *hbuf; /* horizontal input rows (hrow, hbuf_margin) */
+    PixAcc pix;
+    Batch batch;
+    LsVifAccum *acc;
 } Stats;
 
 static inline const uint8_t *row_at(const LsVifPlane *pl, int i)
@@ -167,21 +268,35 @@ static inline const uint8_t *row_at(const LsVifPlane *pl, int i)
     return (const uint8_t *)pl->data + i * pl->stride;
 }
 
-/* The pieces of N16 columns of one row of both pictures (in the lane order VPRE_UNPACK makes). */
-static inline void row_pieces(const Stats *st, int row, unsigned c, VI out[PIECES_WORDS])
+/* horizontal input row k (pieces LS_VIF_HBUF_LEN apart) */
+static inline int16_t *hrow(const Stats *st, unsigned k)
+{
+    return st->hbuf + (size_t)k * PIECES_WORDS * LS_VIF_HBUF_LEN;
+}
+
+/* piece p of the horizontal input row k rows after a given one */
+static inline size_t hrow_offset(unsigned k, unsigned p)
+{
+    return ((size_t)k * PIECES_WORDS + p) * LS_VIF_HBUF_LEN;
+}
+
+/* The pieces of N16 columns (from column c) of one row of both pictures, natural column
+ * order. */
+VIF_INLINE void row_pieces(const uint8_t *ref, const uint8_t *dis, unsigned c, const bool bytes,
+                           VI out[PIECES_WORDS])
 {
     const VI half = VSET16(-32768);
-    if (st->level->bytes) {
-        const VI x = VPRE_UNPACK(VLOAD_BYTES(row_at(st->ref, row) + c));
-        const VI y = VPRE_UNPACK(VLOAD_BYTES(row_at(st->dis, row) + c));
+    if (bytes) {
+        const VI x = VLOAD_BYTES(ref + c);
+        const VI y = VLOAD_BYTES(dis + c);
         out[0] = x;
         out[1] = y;
         out[2] = VXOR(VMULLO16(x, x), half);
         out[3] = VXOR(VMULLO16(y, y), half);
         out[4] = VXOR(VMULLO16(x, y), half);
     } else {
-        const VI x = VPRE_UNPACK(VLOAD(row_at(st->ref, row) + 2 * c));
-        const VI y = VPRE_UNPACK(VLOAD(row_at(st->dis, row) + 2 * c));
+        const VI x = VLOAD(ref + 2 * c);
+        const VI y = VLOAD(dis + 2 * c);
         out[0] = VXOR(x, half);
         out[1] = VXOR(y, half);
         out[2] = VXOR(VMULLO16(x, x), half);
@@ -193,334 +308,485 @@ static inline void row_pieces(const Stats *st, int row, unsigned c, VI out[PIECE
     }
 }
 
-/* the pair row of rows m, m+1 (made on first use) */
-static const int16_t *pair_row(Stats *st, int m)
+/* the pair row of rows m, m+1 of the strip (made on first use); locals, not st's fields, in
+ * the loop: the vector stores may alias anything */
+VIF_INLINE const int16_t *pair_row(Stats *st, int m, const bool bytes)
 {
-    const unsigned slot = (unsigned)m % LS_VIF_RING;
-    int16_t *pr = st->ring + slot * st->pieces * st->pair_len;
+    const unsigned slot = (unsigned)m % LS_VIF_RING, np = bytes ? PIECES_BYTES : PIECES_WORDS;
+    int16_t *pr = st->ring + slot * st->slot_len;
     if (st->ring_row[slot] == m)
         return pr;
     st->ring_row[slot] = m;
-    /* per block of N16 columns: the low halves of every piece, then the high halves, so that
-     * the vertical pass reads each pair row as one stream */
-    for (unsigned c = 0; c < st->wv; c += N16) {
-        VI a[PIECES_WORDS], b[PIECES_WORDS];
-        row_pieces(st, m, c, a);
-        row_pieces(st, m + 1, c, b);
-        int16_t *blk = pr + (size_t)2 * st->pieces * c;
-        for (unsigned p = 0; p < st->pieces; p++) {
-            VSTORE(blk + p * N16, VUNPLO16(a[p], b[p]));
-            VSTORE(blk + (st->pieces + p) * N16, VUNPHI16(a[p], b[p]));
+    const uint8_t *const x0 = row_at(st->ref, m), *const x1 = row_at(st->ref, m + 1);
+    const uint8_t *const y0 = row_at(st->dis, m), *const y1 = row_at(st->dis, m + 1);
+    const unsigned blocks = st->blocks, va = st->va, last = st->vb - N16;
+    for (unsigned b = 0; b < blocks; b++) {
+        const unsigned c = va + b * N16 < last ? va + b * N16 : last;
+        VI a[PIECES_WORDS], n[PIECES_WORDS];
+        row_pieces(x0, y0, c, bytes, a);
+        row_pieces(x1, y1, c, bytes, n);
+        int16_t *blk = pr + (size_t)2 * np * N16 * b;
+        UNROLL
+        for (unsigned p = 0; p < np; p++) {
+            VSTORE(blk + p * N16, VUNPLO16(a[p], n[p]));
+            VSTORE(blk + (np + p) * N16, VUNPHI16(a[p], n[p]));
         }
     }
     return pr;
 }
 
-static inline VI split_lo(VI v) { return VSUB32(VAND(v, VSET32(0xffff)), VSET32(32768)); }
-static inline VI split_hi(VI v) { return VSUB32(VSRLI32(v, 16), VSET32(32768)); }
-static inline VI centered(VI v) { return VSUB32(v, VSET32(32768)); }
+/* What turns the vertical sums of a block into horizontal input pieces. */
+typedef struct VertConst {
+    VI m16, half, mu_c, sq_hi_c, sq_lo_c;
+    unsigned mu_s, sq_s;
+} VertConst;
 
-/* The filtered pieces of one half block: sums over the pair rows. np is a constant where this
- * is inlined, so the accumulators stay in registers. */
-static inline __attribute__((always_inline)) void
-vertical_sums(const int16_t *const pr[], const VI taps[], unsigned n_pairs, size_t off,
-              const unsigned np, VI out[PIECES_WORDS])
+static inline VertConst vert_const(const LsVifLevel *lv, bool bytes)
 {
-    VI a0 = VZERO(), a1 = VZERO(), a2 = VZERO(), a3 = VZERO(), a4 = VZERO();
-    VI a5 = VZERO(), a6 = VZERO(), a7 = VZERO();
-    for (unsigned t = 0; t < n_pairs; t++) {
-        const int16_t *q = pr[t] + off;
-        const VI tp = taps[t];
-        a0 = VDPADD(a0, VLOAD(q), tp);
-        a1 = VDPADD(a1, VLOAD(q + N16), tp);
-        a2 = VDPADD(a2, VLOAD(q + 2 * N16), tp);
-        a3 = VDPADD(a3, VLOAD(q + 3 * N16), tp);
-        a4 = VDPADD(a4, VLOAD(q + 4 * N16), tp);
-        if (np > 5) {
-            a5 = VDPADD(a5, VLOAD(q + 5 * N16), tp);
-            a6 = VDPADD(a6, VLOAD(q + 6 * N16), tp);
-            a7 = VDPADD(a7, VLOAD(q + 7 * N16), tp);
-        }
-    }
-    out[0] = a0;
-    out[1] = a1;
-    out[2] = a2;
-    out[3] = a3;
-    out[4] = a4;
-    if (np > 5) {
-        out[5] = a5;
-        out[6] = a6;
-        out[7] = a7;
+    VertConst k;
+    k.m16 = VSET32(0xffff);
+    k.half = VSET16(-32768);
+    k.mu_s = lv->mu_shift;
+    k.mu_c = centered_constant(lv->mu_round, !bytes, lv->mu_shift);
+    /* squares of 16-bit samples: t = xx + 2^31 from the low and high piece sums (each 2^31
+     * low): ((hi + 2^(15+s)) << (16 - s)) + ((lo + round) >> s) */
+    k.sq_s = lv->sq_shift;
+    k.sq_hi_c = VSET32((int32_t)(0x80000000u + (bytes ? 0u : (1u << (15 + lv->sq_shift)))));
+    k.sq_lo_c = VSET32((int32_t)(0x80000000u + (uint32_t)lv->sq_round));
+    return k;
+}
+
+/* the mu piece of a block from the sums of its two unpack halves */
+VIF_INLINE VI finish_mu(const VertConst *k, VI h0, VI h1)
+{
+    return VPACKS32(centered_shift(h0, k->mu_c, k->mu_s), centered_shift(h1, k->mu_c, k->mu_s));
+}
+
+/* The low and high pieces of a square moment from the sums of its two unpack halves: of the
+ * low and high product pieces for 16-bit samples, of the product for 8-bit ones (lo only: the
+ * sum is xx - 2^31 with xx below 2^32, so its high half is the centered high piece and its low
+ * half the low piece). */
+VIF_INLINE void finish_sq(const VertConst *k, const bool bytes, VI lo0, VI lo1, VI hi0, VI hi1,
+                          VI *piece_lo, VI *piece_hi)
+{
+    const VI t0 = bytes ? lo0
+                        : VADD32(VSLL32(VADD32(hi0, k->sq_hi_c), 16 - k->sq_s),
+                                 VSRL32(VADD32(lo0, k->sq_lo_c), k->sq_s));
+    const VI t1 = bytes ? lo1
+                        : VADD32(VSLL32(VADD32(hi1, k->sq_hi_c), 16 - k->sq_s),
+                                 VSRL32(VADD32(lo1, k->sq_lo_c), k->sq_s));
+    *piece_hi = VPACKS32(VSRAI32(t0, 16), VSRAI32(t1, 16));
+    *piece_lo = VXOR(VPACKUS32(VAND(t0, k->m16), VAND(t1, k->m16)), k->half);
+}
+
+/* 16 int16 in reverse order */
+static inline __m256i reverse16(__m256i v)
+{
+    const __m256i swap = _mm256_setr_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14,
+                                          15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1);
+    return _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, swap), 0x4E);
+}
+
+/* reflect-101 at the picture's edges of a horizontal input row: 16 columns each side (R of
+ * them are read; the others may mirror columns past the picture, inside the row's margin) */
+static void pad_row(const Stats *st, int16_t *hrow, unsigned r)
+{
+    for (unsigned p = 0; p < PIECES_WORDS; p++) {
+        int16_t *b = hrow + p * LS_VIF_HBUF_LEN + hbuf_margin(r) - st->c0; /* column 0 */
+        if (st->c0 == 0) /* column -m = column m */
+            _mm256_storeu_si256((__m256i *)(void *)(b - 16),
+                                reverse16(_mm256_loadu_si256((const __m256i *)(void *)(b + 1))));
+        if (st->c1 == st->w) /* column w-1+m = column w-1-m */
+            _mm256_storeu_si256(
+                (__m256i *)(void *)(b + st->w),
+                reverse16(_mm256_loadu_si256((const __m256i *)(void *)(b + st->w - 17))));
     }
 }
 
-/* The vertical pass of output row i into the horizontal input pieces. */
-static void vertical(Stats *st, unsigned i)
+/* The vertical pass of output row i of the strip into the horizontal input pieces (16-bit,
+ * minus 32768): mu1, mu2, then low and high halves of xx, yy, xy. Any row (reflected windows). */
+VIF_INLINE void vertical(Stats *st, int i, int16_t *hrow, const unsigned scale,
+                         const bool bytes)
 {
-    const LsVifLevel *lv = st->level;
-    const unsigned scale = lv->scale, width = ls_vif_width(scale), r = ls_vif_radius(scale);
-    const int h = (int)st->ref->h;
-    const unsigned n_pairs = (width + 1) / 2;
+    const unsigned width = ls_vif_width(scale), r = ls_vif_radius(scale), n_pairs = r + 1;
+    const unsigned np = bytes ? PIECES_BYTES : PIECES_WORDS;
+    const int h = (int)st->h;
     const int16_t *pr[LS_VIF_MAX_TAPS];
     VI taps[LS_VIF_MAX_TAPS];
+    UNROLL
     for (unsigned t = 0; t < n_pairs; t++) {
-        const int a = ls_vif_reflect((int)i - (int)r + 2 * (int)t, h);
-        const unsigned fa = madd_tap(scale, 2 * t), fb = madd_tap(scale, 2 * t + 1);
+        const int a = ls_vif_reflect(i - (int)r + 2 * (int)t, h);
+        const unsigned fa = madd_tap(scale, 2 * (int)t), fb = madd_tap(scale, 2 * (int)t + 1);
         int b;
         if (2 * t + 1 < width)
-            b = ls_vif_reflect((int)i - (int)r + 2 * (int)t + 1, h);
+            b = ls_vif_reflect(i - (int)r + 2 * (int)t + 1, h);
         else
             b = a + 1 < h ? a + 1 : a - 1; /* the last row alone: its partner gets tap 0 */
         if (a < b) {
-            pr[t] = pair_row(st, a);
+            pr[t] = pair_row(st, a, bytes);
             taps[t] = tap_pair(fa, fb);
         } else {
-            pr[t] = pair_row(st, b);
+            pr[t] = pair_row(st, b, bytes);
             taps[t] = tap_pair(fb, fa);
         }
     }
-    const unsigned np = st->pieces;
-    for (unsigned c = 0; c < st->wv; c += N16) {
-        VI lo[PIECES_WORDS], hi[PIECES_WORDS];
-        for (unsigned half = 0; half < 2; half++) {
-            VI *a = half ? hi : lo;
-            const size_t off = (size_t)2 * np * c + half * np * N16;
-            if (lv->bytes)
-                vertical_sums(pr, taps, n_pairs, off, PIECES_BYTES, a);
-            else
-                vertical_sums(pr, taps, n_pairs, off, PIECES_WORDS, a);
-            if (scale == 3)
+    const VertConst k = vert_const(st->level, bytes);
+    const unsigned blocks = st->blocks, va = st->va, last = st->vb - N16;
+    int16_t *const col0 = hrow + hbuf_margin(r) - st->c0; /* column 0 of piece 0 */
+    for (unsigned blk = 0; blk < blocks; blk++) {
+        VI a[2][PIECES_WORDS]; /* per unpack half */
+        UNROLL
+        for (unsigned hf = 0; hf < 2; hf++) {
+            UNROLL
+            for (unsigned p = 0; p < np; p++)
+                a[hf][p] = VZERO();
+            UNROLL
+            for (unsigned t = 0; t < n_pairs; t++) {
+                const int16_t *q = pr[t] + (size_t)2 * np * N16 * blk + hf * np * N16;
+                UNROLL
                 for (unsigned p = 0; p < np; p++)
-                    a[p] = VSLLI32(a[p], 1);
-        }
-        VI v[2][5]; /* mu1, mu2, xx, yy, xy of the two halves */
-        for (unsigned half = 0; half < 2; half++) {
-            const VI *a = half ? hi : lo;
-            if (lv->bytes) {
-                const VI round = VSET32(128), bias = VSET32((int32_t)0x80000000u);
-                v[half][0] = VSRLI32(VADD32(a[0], round), 8);
-                v[half][1] = VSRLI32(VADD32(a[1], round), 8);
-                v[half][2] = VADD32(a[2], bias);
-                v[half][3] = VADD32(a[3], bias);
-                v[half][4] = VADD32(a[4], bias);
-            } else {
-                const VI bias = VSET32((int32_t)0x80000000u);
-                const VI mu_round = VSET32((int32_t)(lv->mu_round + 0x80000000u));
-                const VI sq_round = VSET32((int32_t)((uint32_t)lv->sq_round + 0x80000000u));
-                v[half][0] = VSRL32(VADD32(a[0], mu_round), lv->mu_shift);
-                v[half][1] = VSRL32(VADD32(a[1], mu_round), lv->mu_shift);
-                for (unsigned f = 0; f < 3; f++)
-                    v[half][2 + f] = VADD32(VSLL32(VADD32(a[3 + 2 * f], bias), 16 - lv->sq_shift),
-                                            VSRL32(VADD32(a[2 + 2 * f], sq_round), lv->sq_shift));
+                    a[hf][p] = VDPADD(a[hf][p], VLOAD(q + p * N16), taps[t]);
             }
+            UNROLL
+            for (unsigned p = 0; p < np; p++)
+                a[hf][p] = VSLLI32(a[hf][p], scale == 3); /* halved taps */
         }
-        const size_t at = r + c;
-        VSTORE(st->hbuf[0] + at, VPACK16(centered(v[0][0]), centered(v[1][0])));
-        VSTORE(st->hbuf[1] + at, VPACK16(centered(v[0][1]), centered(v[1][1])));
+        int16_t *const at = col0 + (va + blk * N16 < last ? va + blk * N16 : last);
+        VSTORE(at, finish_mu(&k, a[0][0], a[1][0]));
+        VSTORE(at + LS_VIF_HBUF_LEN, finish_mu(&k, a[0][1], a[1][1]));
+        UNROLL
         for (unsigned f = 0; f < 3; f++) {
-            VSTORE(st->hbuf[2 + 2 * f] + at, VPACK16(split_lo(v[0][2 + f]), split_lo(v[1][2 + f])));
-            VSTORE(st->hbuf[3 + 2 * f] + at, VPACK16(split_hi(v[0][2 + f]), split_hi(v[1][2 + f])));
+            VI lo, hi;
+            if (bytes)
+                finish_sq(&k, true, a[0][2 + f], a[1][2 + f], a[0][2 + f], a[1][2 + f], &lo, &hi);
+            else
+                finish_sq(&k, false, a[0][2 + 2 * f], a[1][2 + 2 * f], a[0][3 + 2 * f],
+                          a[1][3 + 2 * f], &lo, &hi);
+            VSTORE(at + (2 + 2 * f) * LS_VIF_HBUF_LEN, lo);
+            VSTORE(at + (3 + 2 * f) * LS_VIF_HBUF_LEN, hi);
         }
     }
-    if (st->wv < st->w) {
-        const void *ref_rows[LS_VIF_MAX_TAPS], *dis_rows[LS_VIF_MAX_TAPS];
-        ls_vif_window(st->ref, (int)i, r, ref_rows);
-        ls_vif_window(st->dis, (int)i, r, dis_rows);
-        for (unsigned c = st->wv; c < st->w; c++) {
-            uint32_t col[5];
-            ls_vif_vert_column(ref_rows, dis_rows, c, lv, col);
-            st->hbuf[0][r + c] = (int16_t)((int32_t)col[0] - 32768);
-            st->hbuf[1][r + c] = (int16_t)((int32_t)col[1] - 32768);
-            for (unsigned f = 0; f < 3; f++) {
-                st->hbuf[2 + 2 * f][r + c] = (int16_t)((int32_t)(col[2 + f] & 0xffff) - 32768);
-                st->hbuf[3 + 2 * f][r + c] = (int16_t)((int32_t)(col[2 + f] >> 16) - 32768);
+    pad_row(st, hrow, r);
+}
+
+/* Output rows of one parity per vertical pass of the rows where no window is reflected: their
+ * pair rows overlap, and each load of a pair row serves all the outputs that use it. */
+enum { GROUP = LS_VIF_GROUP };
+
+/* The sums of piece p of a block (both unpack halves) over the pair rows pr[0 .. R + GROUP) for
+ * the GROUP outputs: output g uses pair rows g .. g + R with taps (2t, 2t+1), t = j - g. */
+VIF_INLINE void group_piece(const int16_t *const pr[], size_t off, unsigned p, const unsigned np,
+                            const unsigned scale, VI out[GROUP][2])
+{
+    const unsigned n_pairs = ls_vif_radius(scale) + 1, n_rows = n_pairs - 1 + GROUP;
+    VI acc[GROUP][2];
+    UNROLL
+    for (unsigned g = 0; g < GROUP; g++)
+        acc[g][0] = acc[g][1] = VZERO();
+    UNROLL
+    for (unsigned j = 0; j < n_rows; j++) {
+        const VI v0 = VLOAD(pr[j] + off + p * N16), v1 = VLOAD(pr[j] + off + (np + p) * N16);
+        UNROLL
+        for (unsigned g = 0; g < GROUP; g++)
+            if (j >= g && j - g < n_pairs) {
+                const int t = (int)(j - g);
+                const VI tp = tap_pair(madd_tap(scale, 2 * t), madd_tap(scale, 2 * t + 1));
+                acc[g][0] = VDPADD(acc[g][0], v0, tp);
+                acc[g][1] = VDPADD(acc[g][1], v1, tp);
             }
-        }
     }
-    for (unsigned p = 0; p < PIECES_WORDS; p++) {
-        int16_t *b = st->hbuf[p] + r;
-        for (int m = 1; m <= (int)r; m++) {
-            b[-m] = b[m];
-            b[(int)st->w - 1 + m] = b[(int)st->w - 1 - m];
+    UNROLL
+    for (unsigned g = 0; g < GROUP; g++) {
+        out[g][0] = VSLLI32(acc[g][0], scale == 3); /* halved taps */
+        out[g][1] = VSLLI32(acc[g][1], scale == 3);
+    }
+}
+
+/* The vertical pass of output rows i0 + 2g (g < GROUP), none reflected, into the horizontal
+ * input rows hrow0 + 2g. */
+VIF_INLINE void vertical_group(Stats *st, int i0, int16_t *hrow0,
+                               const unsigned scale, const bool bytes)
+{
+    const unsigned r = ls_vif_radius(scale), n_rows = r + GROUP;
+    const unsigned np = bytes ? PIECES_BYTES : PIECES_WORDS;
+    const int16_t *pr[LS_VIF_MAX_TAPS + GROUP];
+    UNROLL
+    for (unsigned j = 0; j < n_rows; j++)
+        pr[j] = pair_row(st, i0 - (int)r + 2 * (int)j, bytes);
+    const VertConst k = vert_const(st->level, bytes);
+    const unsigned blocks = st->blocks, va = st->va, last = st->vb - N16;
+    int16_t *const col0 = hrow0 + hbuf_margin(r) - st->c0; /* column 0 of piece 0 */
+    for (unsigned blk = 0; blk < blocks; blk++) {
+        const size_t off = (size_t)2 * np * N16 * blk;
+        int16_t *const at = col0 + (va + blk * N16 < last ? va + blk * N16 : last);
+        VI lo[GROUP][2], hi[GROUP][2];
+        UNROLL
+        for (unsigned f = 0; f < 2; f++) {
+            group_piece(pr, off, f, np, scale, lo);
+            UNROLL
+            for (unsigned g = 0; g < GROUP; g++)
+                VSTORE(at + hrow_offset(2 * g, f), finish_mu(&k, lo[g][0], lo[g][1]));
+        }
+        UNROLL
+        for (unsigned f = 0; f < 3; f++) {
+            group_piece(pr, off, bytes ? 2 + f : 2 + 2 * f, np, scale, lo);
+            if (!bytes)
+                group_piece(pr, off, 3 + 2 * f, np, scale, hi);
+            UNROLL
+            for (unsigned g = 0; g < GROUP; g++) {
+                VI plo, phi;
+                if (bytes)
+                    finish_sq(&k, true, lo[g][0], lo[g][1], lo[g][0], lo[g][1], &plo, &phi);
+                else
+                    finish_sq(&k, false, lo[g][0], lo[g][1], hi[g][0], hi[g][1], &plo, &phi);
+                VSTORE(at + hrow_offset(2 * g, 2 + 2 * f), plo);
+                VSTORE(at + hrow_offset(2 * g, 3 + 2 * f), phi);
+            }
         }
     }
 }
 
-/* hi32(a * b + 2^31) per 32-bit lane */
-static inline VI mul_round_hi(VI a, VI b)
+/* hi32(a * b + 2^31) + 2^31 per 32-bit lane (mod 2^32): adding 2^63 to the 64-bit product
+ * adds 2^31 to its high half */
+VIF_INLINE VI mul_round_hi_biased(VI a, VI b)
 {
-    const VI round = VSET64(0x80000000ll);
+    const VI round = VSET64((long long)0x8000000080000000ull);
     const VI even = VSRLI64(VADD64(VMULU32(a, b), round), 32);
     const VI odd = VADD64(VMULU32(VSRLI64(a, 32), VSRLI64(b, 32)), round);
     return VBLEND_ODD32(even, odd);
 }
 
-/* sigmas from the eight filtered pieces (each 2^31 low) */
-static inline void sigmas_from_pieces(const VI s[PIECES_WORDS], VI *s1, VI *s2, VI *s12)
+/* sigmas from the eight filtered pieces (each 2^31 low): the second moment from its high and
+ * low piece is hi + 2^31 + ((lo + 2^31 + 32768) >> 16), and the 2^31 of the high piece
+ * cancels against the bias of mul_round_hi_biased */
+VIF_INLINE void sigmas_from_pieces(const VI s[PIECES_WORDS], VI *s1, VI *s2, VI *s12)
 {
     const VI bias = VSET32((int32_t)0x80000000u), round = VSET32((int32_t)(0x80000000u + 32768));
     const VI mx = VADD32(s[0], bias), my = VADD32(s[1], bias);
     VI v[3];
+    UNROLL
     for (unsigned f = 0; f < 3; f++)
-        v[f] = VADD32(VADD32(s[3 + 2 * f], bias), VSRLI32(VADD32(s[2 + 2 * f], round), 16));
-    *s1 = VSUB32(v[0], mul_round_hi(mx, mx));
-    *s2 = VSUB32(v[1], mul_round_hi(my, my));
-    *s12 = VSUB32(v[2], mul_round_hi(mx, my));
+        v[f] = VADD32(s[3 + 2 * f], VSRLI32(VADD32(s[2 + 2 * f], round), 16));
+    *s1 = VSUB32(v[0], mul_round_hi_biased(mx, mx));
+    *s2 = VSUB32(v[1], mul_round_hi_biased(my, my));
+    *s12 = VSUB32(v[2], mul_round_hi_biased(mx, my));
 }
 
-/* The horizontal pass of one row into the sigma arrays: in each block of N16 columns, the even
- * columns first, then the odd ones. */
-static void horizontal(Stats *st)
+/* The horizontal sums of the eight pieces at hbuf offset `at`, even output columns in e and odd
+ * ones in o (when o is not NULL; else the parity `odd` in e): the load at column c - R + 2m
+ * feeds even outputs with taps (2m, 2m+1) and odd outputs with taps (2m-1, 2m). Loads outer,
+ * pieces inner, so that the accumulation chains advance together (named variables: GCC keeps
+ * arrays of vectors in memory). */
+VIF_INLINE void horizontal_sums(const int16_t *at, const unsigned scale,
+                                const bool odd, VI e[PIECES_WORDS], VI o[PIECES_WORDS])
 {
-    const unsigned scale = st->level->scale, width = ls_vif_width(scale);
-    const unsigned n_pairs = (width + 1) / 2;
-    /* the load at column c - R + 2m feeds even outputs with taps (2m, 2m+1) and odd outputs
-     * with taps (2m-1, 2m) */
-    VI taps_even[LS_VIF_MAX_TAPS], taps_odd[LS_VIF_MAX_TAPS];
-    for (unsigned m = 0; m < n_pairs; m++) {
-        taps_even[m] = tap_pair(madd_tap(scale, 2 * m), madd_tap(scale, 2 * m + 1));
-        taps_odd[m] = tap_pair(m ? madd_tap(scale, 2 * m - 1) : 0u, madd_tap(scale, 2 * m));
+    const unsigned n_loads = ls_vif_radius(scale) + 1;
+    const int16_t *b0 = at, *b1 = at + LS_VIF_HBUF_LEN, *b2 = at + 2 * LS_VIF_HBUF_LEN;
+    const int16_t *b3 = at + 3 * LS_VIF_HBUF_LEN, *b4 = at + 4 * LS_VIF_HBUF_LEN;
+    const int16_t *b5 = at + 5 * LS_VIF_HBUF_LEN, *b6 = at + 6 * LS_VIF_HBUF_LEN;
+    const int16_t *b7 = at + 7 * LS_VIF_HBUF_LEN;
+    VI e0 = VZERO(), e1 = VZERO(), e2 = VZERO(), e3 = VZERO(), e4 = VZERO(), e5 = VZERO();
+    VI e6 = VZERO(), e7 = VZERO(), o0 = VZERO(), o1 = VZERO(), o2 = VZERO(), o3 = VZERO();
+    VI o4 = VZERO(), o5 = VZERO(), o6 = VZERO(), o7 = VZERO();
+    UNROLL
+    for (unsigned m = 0; m < n_loads; m++) {
+        const VI te = tap_pair(madd_tap(scale, 2 * (int)m), madd_tap(scale, 2 * (int)m + 1));
+        const VI to = tap_pair(madd_tap(scale, 2 * (int)m - 1), madd_tap(scale, 2 * (int)m));
+        const VI t1 = odd ? to : te;
+#define HSTEP(p)                                                                                 \
+    {                                                                                            \
+        const VI v = VLOAD(b##p + 2 * m);                                                        \
+        e##p = VDPADD(e##p, v, t1);                                                              \
+        if (o)                                                                                   \
+            o##p = VDPADD(o##p, v, to);                                                          \
     }
-    for (unsigned c = 0; c < st->wv; c += N16) {
-        VI even[PIECES_WORDS], odd[PIECES_WORDS];
-        for (unsigned p = 0; p < PIECES_WORDS; p++) {
-            const int16_t *b = st->hbuf[p] + c;
-            VI e = VZERO(), o = VZERO();
-            for (unsigned m = 0; m < n_pairs; m++) {
-                const VI v = VLOAD(b + 2 * m);
-                e = VDPADD(e, v, taps_even[m]);
-                o = VDPADD(o, v, taps_odd[m]);
-            }
-            if (scale == 3) {
-                e = VSLLI32(e, 1);
-                o = VSLLI32(o, 1);
-            }
-            even[p] = e;
-            odd[p] = o;
-        }
-        VI s1, s2, s12;
-        sigmas_from_pieces(even, &s1, &s2, &s12);
-        VSTORE(st->sig[0] + c, s1);
-        VSTORE(st->sig[1] + c, s2);
-        VSTORE(st->sig[2] + c, s12);
-        sigmas_from_pieces(odd, &s1, &s2, &s12);
-        VSTORE(st->sig[0] + c + N32, s1);
-        VSTORE(st->sig[1] + c + N32, s2);
-        VSTORE(st->sig[2] + c + N32, s12);
+        HSTEP(0) HSTEP(1) HSTEP(2) HSTEP(3) HSTEP(4) HSTEP(5) HSTEP(6) HSTEP(7)
+#undef HSTEP
     }
-    for (unsigned c = st->wv; c < st->w; c++) {
-        uint32_t vals[5][LS_VIF_MAX_TAPS];
-        for (unsigned k = 0; k < width; k++) {
-            const size_t at = c + k; /* column c - r + k */
-            vals[0][k] = (uint32_t)(st->hbuf[0][at] + 32768);
-            vals[1][k] = (uint32_t)(st->hbuf[1][at] + 32768);
-            for (unsigned f = 0; f < 3; f++)
-                vals[2 + f][k] = ((uint32_t)(st->hbuf[3 + 2 * f][at] + 32768) << 16) |
-                                 (uint32_t)(st->hbuf[2 + 2 * f][at] + 32768);
+    const unsigned d = scale == 3; /* halved taps */
+    e[0] = VSLLI32(e0, d), e[1] = VSLLI32(e1, d), e[2] = VSLLI32(e2, d), e[3] = VSLLI32(e3, d);
+    e[4] = VSLLI32(e4, d), e[5] = VSLLI32(e5, d), e[6] = VSLLI32(e6, d), e[7] = VSLLI32(e7, d);
+    if (o) {
+        o[0] = VSLLI32(o0, d), o[1] = VSLLI32(o1, d), o[2] = VSLLI32(o2, d);
+        o[3] = VSLLI32(o3, d), o[4] = VSLLI32(o4, d), o[5] = VSLLI32(o5, d);
+        o[6] = VSLLI32(o6, d), o[7] = VSLLI32(o7, d);
+    }
+}
+
+/* The horizontal pass of one strip row and the per-pixel terms, per block of N16 output
+ * columns. With 32 registers both parities share each load; with 16, one parity at a time. */
+VIF_INLINE void horizontal(Stats *st, const int16_t *hrow, const unsigned scale)
+{
+    const VI lane2 = VADD32(VIOTA32(), VIOTA32());
+    const unsigned r = ls_vif_radius(scale), c0 = st->c0, c1 = st->c1;
+    if (st->batch.n + (c1 - c0) > BATCH_CAP)
+        batch_flush(&st->batch, false); /* room for the row */
+    /* in registers for the row (the vector stores may alias anything in memory) */
+    PixAcc pix = st->pix;
+    Batch batch = st->batch;
+    const int16_t *at = hrow + hbuf_margin(r) - r; /* column c0 - R */
+    for (unsigned c = c0; c < c1; c += N16, at += N16) {
+        /* columns at or past c1 are not this strip's (the last block of a row may be short) */
+        const VI left = VSET32((int32_t)(c1 - c));
+        const VM valid_even = VM_GT32(left, lane2);
+        const VM valid_odd = VM_GT32(left, VADD32(lane2, VSET32(1)));
+        VI e[PIECES_WORDS], o[PIECES_WORDS], s1, s2, s12;
+        if (N16 == 32) {
+            horizontal_sums(at, scale, false, e, o);
+        } else {
+            horizontal_sums(at, scale, false, e, NULL);
+            sigmas_from_pieces(e, &s1, &s2, &s12);
+            pixel_terms(s1, s2, s12, valid_even, &pix, &batch);
+            /* an opaque address: GCC would keep the first pass's loads for this one */
+            const int16_t *at_odd = at;
+            __asm__("" : "+r"(at_odd));
+            horizontal_sums(at_odd, scale, true, o, NULL);
         }
-        const uint32_t *const v[5] = { vals[0], vals[1], vals[2], vals[3], vals[4] };
-        const LsVifSigmas s = ls_vif_horiz_pixel(v, scale);
-        st->sig[0][c] = s.sigma1_sq;
-        st->sig[1][c] = s.sigma2_sq;
-        st->sig[2][c] = s.sigma12;
+        if (N16 == 32) {
+            sigmas_from_pieces(e, &s1, &s2, &s12);
+            pixel_terms(s1, s2, s12, valid_even, &pix, &batch);
+        }
+        sigmas_from_pieces(o, &s1, &s2, &s12);
+        pixel_terms(s1, s2, s12, valid_odd, &pix, &batch);
+    }
+    st->pix = pix;
+    st->batch.n = batch.n;
+}
+
+static void strip_setup(Stats *st, unsigned c0, unsigned c1, unsigned r, unsigned np)
+{
+    st->c0 = c0;
+    st->c1 = c1;
+    st->va = c0 > r ? c0 - r : 0;
+    st->vb = c1 + r < st->w ? c1 + r : st->w;
+    st->blocks = (st->vb - st->va + N16 - 1) / N16;
+    st->slot_len = (size_t)2 * np * N16 * st->blocks;
+    for (unsigned s = 0; s < LS_VIF_RING; s++)
+        st->ring_row[s] = -1;
+}
+
+VIF_INLINE void stats_scale(Stats *st, const unsigned scale, const bool bytes)
+{
+    const unsigned r = ls_vif_radius(scale), np = bytes ? PIECES_BYTES : PIECES_WORDS;
+    const unsigned n_strips = ls_vif_strips(st->w);
+    const unsigned per = (st->w + n_strips - 1) / n_strips;
+    const unsigned strip = (per + N16 - 1) / N16 * N16;
+    for (unsigned c0 = 0, c1; c0 < st->w; c0 = c1) {
+        c1 = c0 + strip + N16 <= st->w ? c0 + strip : st->w; /* no strip narrower than a vector */
+        strip_setup(st, c0, c1, r, np);
+        for (unsigned i = 0; i < st->h;) {
+            unsigned rows = 1;
+            if (i >= r && i + 2 * GROUP + r + 1 <= st->h) {
+                /* rows i .. i + 2 GROUP - 1: none reflected (the last pair row of the last
+                 * one is i + 2 GROUP - 1 + R) */
+                vertical_group(st, (int)i, hrow(st, 0), scale, bytes);
+                vertical_group(st, (int)i + 1, hrow(st, 1), scale, bytes);
+                rows = 2 * GROUP;
+                for (unsigned k = 0; k < rows; k++)
+                    pad_row(st, hrow(st, k), r);
+            } else {
+                vertical(st, (int)i, hrow(st, 0), scale, bytes);
+            }
+            for (unsigned k = 0; k < rows; k++) {
+                horizontal(st, hrow(st, k), scale);
+                if (st->pix.vectors >= PIX_FLUSH)
+                    pix_flush(&st->pix, st->acc);
+            }
+            i += rows;
+        }
     }
 }
 
 void FN(ls_vif_stats)(const LsVifPlane *ref, const LsVifPlane *dis, const LsVifLevel *level,
                       double gain_limit, LsVifAccum *acc, void *tmp)
 {
+    if (ref->w < N16) {
+        ls_vif_stats_c(ref, dis, level, gain_limit, acc, tmp);
+        return;
+    }
     Stats st;
     st.ref = ref;
     st.dis = dis;
     st.level = level;
     st.w = ref->w;
-    st.wv = ref->w - ref->w % N16;
-    st.pieces = level->bytes ? PIECES_BYTES : PIECES_WORDS;
-    const size_t cols = (size_t)ref->w + 128;
-    st.pair_len = 2 * cols;
-    st.ring = tmp;
-    for (unsigned s = 0; s < LS_VIF_RING; s++)
-        st.ring_row[s] = -1;
-    int16_t *hb = st.ring + (size_t)LS_VIF_RING * st.pieces * st.pair_len;
-    const unsigned r = ls_vif_radius(level->scale);
-    for (unsigned p = 0; p < PIECES_WORDS; p++) {
-        st.hbuf[p] = hb + p * cols;
-        /* the partner of the last tap (weight 0) may be read past the padding */
-        for (size_t k = st.w + 2 * r; k < cols; k++)
-            st.hbuf[p][k] = 0;
+    st.h = ref->h;
+    st.acc = acc;
+    const LsVifSimdTmp layout = ls_vif_simd_tmp(ref->w);
+    uint8_t *mem = tmp;
+    st.ring = (int16_t *)(void *)mem;
+    st.hbuf = (int16_t *)(void *)(mem + layout.hbuf);
+    /* lanes of a short last block read past the strip: defined values */
+    for (size_t k = 0; k < (size_t)2 * GROUP * PIECES_WORDS * LS_VIF_HBUF_LEN; k++)
+        st.hbuf[k] = 0;
+    batch_init(&st.batch, (int32_t *)(void *)(mem + layout.batch), gain_limit);
+    st.pix = (PixAcc){ VZERO(), VZERO(), VZERO(), 0 };
+    switch (level->scale) {
+    case 0:
+        if (level->bytes)
+            stats_scale(&st, 0, true);
+        else
+            stats_scale(&st, 0, false);
+        break;
+    case 1: stats_scale(&st, 1, false); break;
+    case 2: stats_scale(&st, 2, false); break;
+    default: stats_scale(&st, 3, false); break;
     }
-    int32_t *sig = (int32_t *)(void *)(hb + PIECES_WORDS * cols);
-    for (unsigned f = 0; f < 3; f++)
-        st.sig[f] = sig + f * cols;
-    for (unsigned i = 0; i < ref->h; i++) {
-        vertical(&st, i);
-        horizontal(&st);
-        FN(ls_vif_pixels)(st.sig[0], st.sig[1], st.sig[2], st.w, gain_limit, acc);
-    }
+    pix_flush(&st.pix, acc);
+    batch_finish(&st.batch, acc);
 }
 
 /* ---- next scale ---- */
 
-void FN(ls_vif_decimate)(const LsVifPlane *src, const LsVifLevel *level, uint16_t *dst, void *tmp)
+VIF_INLINE void decimate_scale(const LsVifPlane *src, const LsVifLevel *level, uint16_t *dst,
+                               int16_t *t, const unsigned scale, const bool bytes)
 {
-    const unsigned scale = level->scale + 1, width = ls_vif_width(scale), r = ls_vif_radius(scale);
+    const unsigned width = ls_vif_width(scale), r = ls_vif_radius(scale), n_pairs = r + 1;
     const unsigned w = src->w, w_out = src->w / 2, h_out = src->h / 2;
-    const unsigned wv = w - w % N16, n_pairs = (width + 1) / 2;
-    int16_t *t = tmp; /* column -r at index 0 */
-    for (size_t k = w + 2 * r; k < w + 2 * r + 2 * N16; k++)
-        t[k] = 0;
-    VI vtaps[LS_VIF_MAX_TAPS], htaps[LS_VIF_MAX_TAPS];
-    for (unsigned m = 0; m < n_pairs; m++)
-        htaps[m] = vtaps[m] = tap_pair(madd_tap(scale, 2 * m), madd_tap(scale, 2 * m + 1));
     const VI half = VSET16(-32768);
-    const VI v_round = VSET32((int32_t)(level->mu_round + (level->bytes ? 0u : 0x80000000u)));
+    const VI v_c = centered_constant(level->mu_round, !bytes, level->mu_shift);
     const VI h_round = VSET32((int32_t)(0x80000000u + 32768));
     for (unsigned i = 0; i < h_out; i++) {
         const void *rows[LS_VIF_MAX_TAPS];
         ls_vif_window(src, 2 * (int)i, r, rows);
-        for (unsigned c = 0; c < wv; c += N16) {
+        for (unsigned c0 = 0; c0 < w; c0 += N16) {
+            const unsigned c = c0 + N16 <= w ? c0 : w - N16;
             VI l = VZERO(), u = VZERO();
+            UNROLL
             for (unsigned m = 0; m < n_pairs; m++) {
-                VI a, b = VZERO();
-                if (level->bytes) {
-                    a = VPRE_UNPACK(VLOAD_BYTES((const uint8_t *)rows[2 * m] + c));
-                    if (2 * m + 1 < width)
-                        b = VPRE_UNPACK(VLOAD_BYTES((const uint8_t *)rows[2 * m + 1] + c));
+                VI a, b;
+                if (bytes) {
+                    a = VLOAD_BYTES((const uint8_t *)rows[2 * m] + c);
+                    b = 2 * m + 1 < width ? VLOAD_BYTES((const uint8_t *)rows[2 * m + 1] + c) : a;
                 } else {
-                    a = VXOR(VPRE_UNPACK(VLOAD((const uint16_t *)rows[2 * m] + c)), half);
-                    if (2 * m + 1 < width)
-                        b = VXOR(VPRE_UNPACK(VLOAD((const uint16_t *)rows[2 * m + 1] + c)), half);
+                    a = VXOR(VLOAD((const uint16_t *)rows[2 * m] + c), half);
+                    b = 2 * m + 1 < width
+                            ? VXOR(VLOAD((const uint16_t *)rows[2 * m + 1] + c), half)
+                            : a;
                 }
-                l = VDPADD(l, VUNPLO16(a, b), vtaps[m]);
-                u = VDPADD(u, VUNPHI16(a, b), vtaps[m]);
+                const VI tp = tap_pair(madd_tap(scale, 2 * (int)m), madd_tap(scale, 2 * (int)m + 1));
+                l = VDPADD(l, VUNPLO16(a, b), tp);
+                u = VDPADD(u, VUNPHI16(a, b), tp);
             }
             if (scale == 3) {
                 l = VSLLI32(l, 1);
                 u = VSLLI32(u, 1);
             }
-            l = VSRL32(VADD32(l, v_round), level->mu_shift);
-            u = VSRL32(VADD32(u, v_round), level->mu_shift);
-            VSTORE(t + r + c, VPACK16(centered(l), centered(u)));
-        }
-        const uint16_t *f = ls_vif_taps[scale];
-        for (unsigned c = wv; c < w; c++) {
-            uint32_t a = 0;
-            for (unsigned k = 0; k < width; k++)
-                a += f[k] * (uint32_t)(level->bytes ? ((const uint8_t *)rows[k])[c]
-                                                    : ((const uint16_t *)rows[k])[c]);
-            t[r + c] = (int16_t)((int32_t)((a + level->mu_round) >> level->mu_shift) - 32768);
+            VSTORE(t + r + c, VPACKS32(centered_shift(l, v_c, level->mu_shift),
+                                       centered_shift(u, v_c, level->mu_shift)));
         }
         for (int m = 1; m <= (int)r; m++) {
             t[(int)r - m] = t[(int)r + m];
             t[(int)r + (int)w - 1 + m] = t[(int)r + (int)w - 1 - m];
         }
         uint16_t *out = dst + (size_t)i * w_out;
-        unsigned j = 0;
-        for (; j + N16 <= w_out; j += N16) {
+        for (unsigned j0 = 0; j0 < w_out; j0 += N16) {
+            const unsigned j = j0 + N16 <= w_out ? j0 : w_out - N16;
             VI l = VZERO(), u = VZERO();
+            UNROLL
             for (unsigned m = 0; m < n_pairs; m++) {
-                l = VDPADD(l, VLOAD(t + 2 * j + 2 * m), htaps[m]);
-                u = VDPADD(u, VLOAD(t + 2 * j + N16 + 2 * m), htaps[m]);
+                const VI tp = tap_pair(madd_tap(scale, 2 * (int)m), madd_tap(scale, 2 * (int)m + 1));
+                l = VDPADD(l, VLOAD(t + 2 * j + 2 * m), tp);
+                u = VDPADD(u, VLOAD(t + 2 * j + N16 + 2 * m), tp);
             }
             if (scale == 3) {
                 l = VSLLI32(l, 1);
@@ -530,11 +796,24 @@ void FN(ls_vif_decimate)(const LsVifPlane *src, const LsVifLevel *level, uint16_
             u = VSRLI32(VADD32(u, h_round), 16);
             VSTORE(out + j, VPACKUS16(l, u));
         }
-        for (; j < w_out; j++) {
-            uint32_t a = 0;
-            for (unsigned k = 0; k < width; k++)
-                a += f[k] * (uint32_t)(t[2 * j + k] + 32768);
-            out[j] = (uint16_t)((a + 32768) >> 16);
-        }
+    }
+}
+
+void FN(ls_vif_decimate)(const LsVifPlane *src, const LsVifLevel *level, uint16_t *dst, void *tmp)
+{
+    if (src->w / 2 < N16) {
+        ls_vif_decimate_c(src, level, dst, tmp);
+        return;
+    }
+    int16_t *t = tmp; /* column -r at index 0 */
+    switch (level->scale) {
+    case 0:
+        if (level->bytes)
+            decimate_scale(src, level, dst, t, 1, true);
+        else
+            decimate_scale(src, level, dst, t, 1, false);
+        break;
+    case 1: decimate_scale(src, level, dst, t, 2, false); break;
+    default: decimate_scale(src, level, dst, t, 3, false); break;
     }
 }

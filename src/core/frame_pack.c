@@ -1,15 +1,15 @@
-/* Packed frame layout and the row-copy pool (cuda_frames.h). */
+/* Packed frame layout and the row-copy pool (frame_pack.h), shared by the CUDA and OpenCL twins. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cuda/cuda_frames.h"
+#include "core/frame_pack.h"
 
 #define PLANE_ALIGN 256u
 
-void ls_cuda_layout_init(LsCudaLayout *l, unsigned n_planes, unsigned bpc, const unsigned w[3],
+void ls_frame_layout_init(LsFrameLayout *l, unsigned n_planes, unsigned bpc, const unsigned w[3],
                          const unsigned h[3])
 {
     memset(l, 0, sizeof(*l));
@@ -29,11 +29,11 @@ void ls_cuda_layout_init(LsCudaLayout *l, unsigned n_planes, unsigned bpc, const
 }
 
 /* Rows [first, last) of the concatenated copies. */
-static void copy_rows(const LsCudaPacker *pk, unsigned first, unsigned last)
+static void copy_rows(const LsFramePacker *pk, unsigned first, unsigned last)
 {
     unsigned base = 0;
     for (unsigned c = 0; c < pk->n_copies && first < last; c++) {
-        const LsCudaPackCopy *cp = &pk->copy[c];
+        const LsFramePackCopy *cp = &pk->copy[c];
         const unsigned end = base + cp->rows;
         if (first < end) {
             const unsigned stop = last < end ? last : end;
@@ -46,7 +46,7 @@ static void copy_rows(const LsCudaPacker *pk, unsigned first, unsigned last)
     }
 }
 
-static void share(const LsCudaPacker *pk, unsigned part, unsigned parts)
+static void share(const LsFramePacker *pk, unsigned part, unsigned parts)
 {
     const uint64_t rows = pk->total_rows;
     copy_rows(pk, (unsigned)(rows * part / parts), (unsigned)(rows * (part + 1) / parts));
@@ -54,7 +54,7 @@ static void share(const LsCudaPacker *pk, unsigned part, unsigned parts)
 
 static void *pack_thread(void *arg)
 {
-    LsCudaPacker *pk = arg;
+    LsFramePacker *pk = arg;
     pthread_mutex_lock(&pk->lock);
     const unsigned part = 1 + pk->sync_ready++; /* part 0 is the caller's */
     unsigned seen = 0; /* threads start before the first frame: generation 0 is "no work" */
@@ -74,13 +74,13 @@ static void *pack_thread(void *arg)
     return NULL;
 }
 
-int ls_cuda_packer_init(LsCudaPacker *pk, size_t frame_bytes)
+int ls_frame_packer_init(LsFramePacker *pk, size_t frame_bytes)
 {
     memset(pk, 0, sizeof(*pk));
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned n = cpus > 2 ? (unsigned)(cpus / 2) - 1 : 0;
-    if (n > LS_CUDA_PACK_MAX_THREADS)
-        n = LS_CUDA_PACK_MAX_THREADS;
+    if (n > LS_FRAME_PACK_MAX_THREADS)
+        n = LS_FRAME_PACK_MAX_THREADS;
     if (frame_bytes < ((size_t)4 << 20))
         n = 0; /* below a few MB the hand-off costs more than it saves */
     if (pthread_mutex_init(&pk->lock, NULL))
@@ -95,7 +95,7 @@ int ls_cuda_packer_init(LsCudaPacker *pk, size_t frame_bytes)
     return 0;
 }
 
-void ls_cuda_packer_close(LsCudaPacker *pk)
+void ls_frame_packer_close(LsFramePacker *pk)
 {
     pthread_mutex_lock(&pk->lock);
     pk->stop = 1;
@@ -109,7 +109,7 @@ void ls_cuda_packer_close(LsCudaPacker *pk)
     pk->n_threads = 0;
 }
 
-void ls_cuda_pack(LsCudaPacker *pk, const LsCudaLayout *l, unsigned char *dst,
+void ls_frame_pack(LsFramePacker *pk, const LsFrameLayout *l, unsigned char *dst,
                   const VmafPicture *ref, const VmafPicture *dis)
 {
     pk->n_copies = 0;
@@ -117,7 +117,7 @@ void ls_cuda_pack(LsCudaPacker *pk, const LsCudaLayout *l, unsigned char *dst,
     for (unsigned side = 0; side < 2; side++) {
         const VmafPicture *pic = side ? dis : ref;
         for (unsigned p = 0; p < l->n_planes; p++) {
-            LsCudaPackCopy *cp = &pk->copy[pk->n_copies++];
+            LsFramePackCopy *cp = &pk->copy[pk->n_copies++];
             cp->dst = dst + l->offset[side][p];
             cp->src = pic->data[p];
             cp->src_stride = pic->stride[p];

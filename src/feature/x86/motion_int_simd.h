@@ -1,0 +1,121 @@
+/* Integer motion SAD for one x86 vector width: included by motion_avx2.c and motion_avx512.c
+ * after they define the vector macros (V*, N16, MI_FN). One algorithm, two widths. Exact, so any
+ * split is fine: the 17-bit row values are split into a high and a low byte so that every
+ * product fits madd. Lanes follow the in-lane unpack/pack order of both widths. */
+
+/* Pair (F[k], F[k+1]) in every 32-bit element, for madd. */
+static inline __attribute__((always_inline)) VI mi_tap_pair(int32_t lo, int32_t hi)
+{
+    return VSET32((int32_t)(((uint32_t)hi << 16) | ((uint32_t)lo & 0xffff)));
+}
+
+uint64_t MI_FN(ls_int_motion_sad)(const void *prev, ptrdiff_t prev_stride, const void *cur,
+                                  ptrdiff_t cur_stride, unsigned w, unsigned h, unsigned bpc,
+                                  void *tmp)
+{
+    /* 16-bit differences leave the int16 range of madd (and the vertical sum int32) */
+    if (bpc > 15)
+        return ls_int_motion_sad_c(prev, prev_stride, cur, cur_stride, w, h, bpc, tmp);
+
+    const VI f01 = mi_tap_pair(LS_INT_MOTION_F0, LS_INT_MOTION_F1);
+    const VI f23 = mi_tap_pair(LS_INT_MOTION_F2, LS_INT_MOTION_F1);
+    const VI f4z = mi_tap_pair(LS_INT_MOTION_F0, 0);
+    const unsigned shift = bpc;
+    const int32_t round = bpc == 8 ? 128 : 1 << (bpc - 1);
+    const VI vround = VSET32(round);
+    const __m128i vshift = _mm_cvtsi32_si128((int)shift);
+    const VI low_byte = VSET32(0xff);
+    const VI hround = VSET32(32768);
+    const VI zero = VZERO();
+    /* row value r = 256 * hi + lo, hi in [-256, 255], lo in [0, 255]; padded by 8 on the left
+     * for the mirrored samples and the unaligned loads */
+    int16_t *rh = (int16_t *)tmp + 8;
+    int16_t *rl = rh + w + 32;
+    const int iw = (int)w;
+    uint64_t sad = 0;
+
+    for (int i = 0; i < (int)h; i++) {
+        const uint8_t *p[5], *c[5];
+        for (int k = 0; k < 5; k++) {
+            const int yy = ls_motion_mirror(i - LS_INT_MOTION_RADIUS + k, (int)h);
+            p[k] = (const uint8_t *)prev + yy * prev_stride;
+            c[k] = (const uint8_t *)cur + yy * cur_stride;
+        }
+        VI any = zero;
+        int x = 0;
+        for (; x + N16 <= iw; x += N16) {
+            VI d[5];
+            for (int k = 0; k < 5; k++) {
+                if (bpc == 8)
+                    d[k] = VSUB16(VLOAD_BYTES(p[k] + x), VLOAD_BYTES(c[k] + x));
+                else
+                    d[k] = VSUB16(VLOAD((const uint16_t *)p[k] + x),
+                                  VLOAD((const uint16_t *)c[k] + x));
+            }
+            /* per 128-bit lane: acc_a holds pixels 0-3, acc_b 4-7; packs restores the order */
+            VI acc_a = VMADD(VUNPLO16(d[0], d[1]), f01);
+            VI acc_b = VMADD(VUNPHI16(d[0], d[1]), f01);
+            acc_a = VADD32(acc_a, VMADD(VUNPLO16(d[2], d[3]), f23));
+            acc_b = VADD32(acc_b, VMADD(VUNPHI16(d[2], d[3]), f23));
+            acc_a = VADD32(acc_a, VMADD(VUNPLO16(d[4], zero), f4z));
+            acc_b = VADD32(acc_b, VMADD(VUNPHI16(d[4], zero), f4z));
+            const VI row_a = VSRA32(VADD32(acc_a, vround), vshift);
+            const VI row_b = VSRA32(VADD32(acc_b, vround), vshift);
+            const VI hi = VPACKS32(VSRAI32(row_a, 8), VSRAI32(row_b, 8));
+            const VI lo = VPACKS32(VAND(row_a, low_byte), VAND(row_b, low_byte));
+            VSTORE(rh + x, hi);
+            VSTORE(rl + x, lo);
+            any = VOR(any, VOR(hi, lo));
+        }
+        int tail_nonzero = 0;
+        for (; x < iw; x++) {
+            int64_t acc = 0;
+            for (int k = 0; k < 5; k++) {
+                const int dv =
+                    bpc == 8 ? (int)p[k][x] - (int)c[k][x]
+                             : (int)((const uint16_t *)p[k])[x] - (int)((const uint16_t *)c[k])[x];
+                acc += (int64_t)ls_int_motion_filter[k] * dv;
+            }
+            const int32_t r = ls_int_motion_vertical_round(acc, bpc);
+            rh[x] = (int16_t)(r >> 8);
+            rl[x] = (int16_t)(r & 0xff);
+            tail_nonzero |= r;
+        }
+        /* an all-zero row of vertical results adds nothing */
+        if (!VANY(any) && !tail_nonzero)
+            continue;
+        rh[-1] = rh[1], rh[-2] = rh[2], rh[iw] = rh[iw - 2], rh[iw + 1] = rh[iw - 3],
+        rh[iw + 2] = 0;
+        rl[-1] = rl[1], rl[-2] = rl[2], rl[iw] = rl[iw - 2], rl[iw + 1] = rl[iw - 3],
+        rl[iw + 2] = 0;
+
+        VI row_sum = zero;
+        x = 0;
+        for (; x + N16 <= iw; x += N16) {
+            for (int odd = 0; odd < 2; odd++) {
+                const int b = x - 2 + odd;
+                VI hs = VMADD(VLOAD(rh + b), f01);
+                VI ls = VMADD(VLOAD(rl + b), f01);
+                hs = VADD32(hs, VMADD(VLOAD(rh + b + 2), f23));
+                ls = VADD32(ls, VMADD(VLOAD(rl + b + 2), f23));
+                hs = VADD32(hs, VMADD(VLOAD(rh + b + 4), f4z));
+                ls = VADD32(ls, VMADD(VLOAD(rl + b + 4), f4z));
+                /* (256 H + L + 32768) >> 16 == (H + ((L + 32768) >> 8)) >> 8 */
+                const VI val = VSRAI32(VADD32(hs, VSRAI32(VADD32(ls, hround), 8)), 8);
+                row_sum = VADD32(row_sum, VABS32(val));
+            }
+        }
+        uint32_t row_sad = 0;
+        for (; x < iw; x++) {
+            int32_t r[5];
+            for (int k = 0; k < 5; k++)
+                r[k] = rh[x - 2 + k] * 256 + rl[x - 2 + k];
+            const int32_t val = ls_int_motion_horizontal(r[0], r[1], r[2], r[3], r[4]);
+            row_sad += (uint32_t)(val < 0 ? -val : val);
+        }
+        /* per lane at most 2 w / N16 values below 2^17 each: no wrap (sums mod 2^32 anyway) */
+        row_sad += VHSUM32(row_sum);
+        sad += row_sad;
+    }
+    return sad;
+}
