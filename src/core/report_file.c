@@ -131,6 +131,11 @@ void ls_report_abandon(LsReportFile *rf)
 
 void ls_report_error(const LsReportFile *rf, const char *message, char *err, size_t err_len)
 {
+    /* a message about something else than the file (a writer's own checks) stays as it is */
+    if (!strstr(message, rf->write_path)) {
+        snprintf(err, err_len, "%s", message);
+        return;
+    }
     const char *why = strrchr(message, ':');
     snprintf(err, err_len, "cannot write the report to %s: %s", rf->path,
              why && why[1] == ' ' ? why + 2 : message);

@@ -37,7 +37,8 @@ int ls_report_commit(LsReportFile *rf, char *err, size_t err_len);
 /* Removes the temporary of a report not committed (idempotent; a zeroed struct is fine). */
 void ls_report_abandon(LsReportFile *rf);
 /* "cannot write the report to PATH: REASON", REASON taken from a writer's message about the
- * temporary ("could not write TMP: No space left on device"): its text after the last ": ". */
+ * file it wrote ("could not write TMP: No space left on device"): its text after the last ": ".
+ * A message that does not name that file is copied as it is. */
 void ls_report_error(const LsReportFile *rf, const char *message, char *err, size_t err_len);
 
 /* For programs (the CLI): installs the SIGINT, SIGTERM and SIGHUP handlers that remove every
