@@ -49,7 +49,7 @@ CALLS = {
         "alloc": r"cuda: cuMem(Host)?Alloc\(.*\) failed: CUDA_ERROR_OUT_OF_MEMORY \(.+\)",
         "copy": r"cuda: cuMem(cpyHtoDAsync|cpyDtoHAsync|cpyDtoDAsync|cpyHtoD|cpyDtoH|setD8Async)\(.*\) failed: "
                 r"CUDA_ERROR_ILLEGAL_ADDRESS \(.+\)",
-        "launch": r"cuda: cuLaunchKernel\(.*\) failed: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES \(.+\)",
+        "launch": r"cuda: cuLaunch(Kernel|HostFunc)\(.*\) failed: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES \(.+\)",
         "sync": r"cuda: cu(Stream|Event)Synchronize\(.*\) failed: CUDA_ERROR_LAUNCH_FAILED \(.+\)",
     },
 }

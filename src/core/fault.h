@@ -11,7 +11,7 @@
  *           cannot be pinned is staged through a copy, no failure)
  *   copy    cuMemcpy*, cuMemsetD8Async / clEnqueueWriteBuffer(Rect), clEnqueueReadBuffer,
  *           clEnqueueCopyBuffer, clEnqueueFillBuffer, clEnqueueMapBuffer (non-blocking ones)
- *   launch  cuLaunchKernel / clEnqueueNDRangeKernel
+ *   launch  cuLaunchKernel, cuLaunchHostFunc / clEnqueueNDRangeKernel
  *   sync    cuStreamSynchronize, cuEventSynchronize / clFinish, clWaitForEvents, and the
  *           blocking transfers and maps
  * device_memory:BYTES makes the devices report BYTES of memory (free memory on CUDA, the global

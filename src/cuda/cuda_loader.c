@@ -79,6 +79,12 @@ static CUresult fault_cuLaunchKernel(CUfunction fn, unsigned gx, unsigned gy, un
                : real.cuLaunchKernel(fn, gx, gy, gz, bx, by, bz, shared_bytes, s, params, extra);
 }
 
+static CUresult fault_cuLaunchHostFunc(CUstream s, CUhostFn fn, void *user_data)
+{
+    return ls_fault_inject(LS_FAULT_LAUNCH) ? LS_CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
+                                            : real.cuLaunchHostFunc(s, fn, user_data);
+}
+
 static CUresult fault_cuStreamSynchronize(CUstream s)
 {
     return ls_fault_inject(LS_FAULT_SYNC) ? LS_CUDA_ERROR_LAUNCH_FAILED : real.cuStreamSynchronize(s);
@@ -109,6 +115,7 @@ static void wrap_for_faults(void)
     api.cuMemcpyDtoH = fault_cuMemcpyDtoH;
     api.cuMemsetD8Async = fault_cuMemsetD8Async;
     api.cuLaunchKernel = fault_cuLaunchKernel;
+    api.cuLaunchHostFunc = fault_cuLaunchHostFunc;
     api.cuStreamSynchronize = fault_cuStreamSynchronize;
     api.cuEventSynchronize = fault_cuEventSynchronize;
     api.cuMemGetInfo = fault_cuMemGetInfo;
@@ -163,6 +170,7 @@ static void load_api(void)
         SYM(cuStreamDestroy, "cuStreamDestroy_v2"),
         SYM(cuStreamSynchronize, "cuStreamSynchronize"),
         SYM(cuStreamWaitEvent, "cuStreamWaitEvent"),
+        SYM(cuLaunchHostFunc, "cuLaunchHostFunc"),
         SYM(cuEventCreate, "cuEventCreate"),
         SYM(cuEventDestroy, "cuEventDestroy_v2"),
         SYM(cuEventRecord, "cuEventRecord"),
