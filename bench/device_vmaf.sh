@@ -24,6 +24,15 @@
 #          then `--parity opencl` with vmaf_float_v0.6.1, float_vif and float_adm (debug, and with
 #          options) on every fixture and on generated 1080p/4K pairs (8/10/12 bit, 4:2:0, 4:2:2,
 #          4:4:4)
+#   faults tests/gpu_faults.py on CUDA (and OpenCL when built): the Nth allocation, copy, launch or
+#          synchronisation failing (LOCKSTEP_FAULT_INJECT), a frame too large for the device
+#   fuzz   the libFuzzer campaign (tests/libfuzzer/campaign.sh) on the host's cores, FUZZ_SECONDS
+#          (300) per target, when clang is installed: CPU seconds and execs per target
+#   soak   bench/soak.py: FRAMES (100000) frames at 576x324, VMAF + psnr_hvs from pipes, on each of
+#          SOAK_BACKENDS ("cuda cpu"): RSS and descriptors over the run, scores against slices
+#          (SOAK_SLICES runs of SOAK_SLICE_FRAMES frames each, default all frames)
+#   reliability  faults and soak at once (SOAK_PARALLEL=1 SOAK_THREADS="cuda:4 cpu:8" share the
+#          cores)
 # usage: bench/device_vmaf.sh MODE OUTDIR   (fixtures in .dev/shared, cJSON in .dev/cjson)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -93,6 +102,72 @@ if [ "$mode" = check ] || [ "$mode" = all ]; then
       compute-sanitizer --tool $tool $cli -r $fx/p02_ref.y4m -d $fx/p02_dis.y4m --feature psnr --feature psnr_hvs \
         --feature float_motion --backend cuda -q --frame_cnt 3 -o /dev/null 2>&1 | tail -1 | sed "s/^/$tool: /" | tee -a "$out/sanitizer.txt"
     done
+  fi
+fi
+
+faults_one() {
+  local backend=$1 log="$out/gpu_faults_$1.log"
+  timeout 500 python3 tests/gpu_faults.py --cli $cli --fixtures $b/fixtures --work $b/gpu_faults_$backend \
+    --backend $backend --jobs ${FAULT_JOBS:-5} > "$log" 2>&1
+  echo "gpu_faults $backend exit $?: $(tail -1 "$log")"
+  grep -v "^ok" "$log" | head -20
+  for cls in alloc copy launch sync; do
+    echo "$cls: $(grep -c "^ok   $backend: $cls:[0-9]* fails cleanly" "$log") faults injected, e.g. $(grep -m1 "^ok   $backend: $cls:[0-9]* fails cleanly" "$log" | sed 's/.*exit 255, //')"
+  done
+  grep -E "refused|--threads 2: launch:[0-9]+ is past" "$log" | cut -c1-300
+}
+# the backends' sweeps at once (each sweep its own process and folder); the summaries in order
+faults() {
+  local backends=cuda
+  $cli --list-extractors | grep -q " opencl$" && backends="cuda opencl"
+  for backend in $backends; do faults_one $backend > "$out/faults_$backend.txt" 2>&1 & done
+  wait
+  for backend in $backends; do cat "$out/faults_$backend.txt"; rm -f "$out/faults_$backend.txt"; done
+}
+# SOAK_THREADS: "cuda:4 cpu:8" gives each backend its threads (default: all cores each, in turn);
+# SOAK_PARALLEL=1 runs the backends at once
+soak() {
+  local pids=""
+  for backend in ${SOAK_BACKENDS:-cuda cpu}; do
+    local t=$jobs
+    for bt in ${SOAK_THREADS:-}; do [ "${bt%%:*}" = $backend ] && t=${bt#*:}; done
+    python3 bench/soak.py --cli $cli --fixtures $b/fixtures --frames ${FRAMES:-100000} \
+      --slices ${SOAK_SLICES:-10} --slice-frames ${SOAK_SLICE_FRAMES:-0} --backend $backend --threads $t \
+      --work $b/soak-$backend > "$out/soak_$backend.txt" 2>&1 &
+    pids="$pids $!"
+    [ "${SOAK_PARALLEL:-0}" = 1 ] || wait $!
+  done
+  wait $pids
+  for backend in ${SOAK_BACKENDS:-cuda cpu}; do cat "$out/soak_$backend.txt"; done
+}
+
+if [ "$mode" = faults ] || [ "$mode" = soak ] || [ "$mode" = reliability ]; then
+  ctest --test-dir $b -R "fixtures_decompress" >/dev/null 2>&1
+fi
+[ "$mode" = faults ] && faults
+[ "$mode" = soak ] && soak
+# both at once: the fault sweeps and the soaks share the machine (SOAK_THREADS divides the cores)
+if [ "$mode" = reliability ]; then
+  faults > $b/faults.txt 2>&1 &
+  soak > $b/soak.txt 2>&1
+  wait
+  cat $b/faults.txt $b/soak.txt
+fi
+
+if [ "$mode" = fuzz ]; then
+  cc=$(command -v clang || command -v clang-14 || true)
+  if [ -z "$cc" ]; then
+    echo "fuzz: no clang on this machine"
+  else
+    CC=$cc cmake -S . -B build-fuzz -G Ninja -DLOCKSTEP_FUZZ=ON -DLOCKSTEP_CUDA=OFF -DLOCKSTEP_OPENCL=OFF \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLS_SHARED_DIR="$PWD/.dev/shared" \
+      -DCJSON_INCLUDE_DIR="$PWD/.dev/cjson/include" -DCJSON_LIBRARY="$PWD/.dev/cjson/lib/libcjson.so" \
+      >"$out/fuzz_cmake.log" 2>&1 && ninja -C build-fuzz fuzz >"$out/fuzz_build.log" 2>&1 &&
+    FUZZ_WORKERS=$(( jobs > 6 ? jobs / 6 : 1 )) tests/libfuzzer/campaign.sh build-fuzz ${FUZZ_SECONDS:-300} 6 \
+      /tmp/lockstep-fuzz >/dev/null 2>&1
+    cp /tmp/lockstep-fuzz/summary.txt "$out/fuzz_summary.txt" 2>/dev/null
+    cat "$out/fuzz_summary.txt" 2>/dev/null || tail -20 "$out/fuzz_build.log"
+    ls /tmp/lockstep-fuzz | grep -E -- "-(crash|leak|timeout|oom)-" | head
   fi
 fi
 

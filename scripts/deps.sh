@@ -5,9 +5,11 @@ set -euo pipefail
 # libavformat-dev libavcodec-dev libavutil-dev: container input (.mp4, .mkv, ...; optional for a build)
 # ffmpeg: the container tests' encodes; chromium: the HTML report's browser test (tests only)
 # python3-*: the Python package's tests (tests/python.cmake), pip for its offline install
+# clang and libclang-rt-dev: the libFuzzer targets (scripts/fuzz.sh)
 pkgs="build-essential cmake ninja-build python3 xz-utils libcjson-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd pkg-config dpkg-dev
       libavformat-dev libavcodec-dev libavutil-dev ffmpeg chromium
-      python3-numpy python3-pytest python3-pandas python3-distributed python3-setuptools python3-pip"
+      python3-numpy python3-pytest python3-pandas python3-distributed python3-setuptools python3-pip
+      clang libclang-rt-dev"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

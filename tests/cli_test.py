@@ -13,8 +13,10 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 results = {"passed": 0, "failed": 0}
+LIGHT = False
 
 
 def check(name, ok, detail=""):
@@ -448,15 +450,237 @@ def first_run_tests(cli, fx, work, containers):
                  "frame 0: luma sample", "is above the 10-bit maximum 1023: is the file 8-bit (two samples read as one 16-bit word)? check -b")
 
 
+def report_file_tests(cli, fx, work):
+    """-o: the report appears whole or not at all (a temporary in the same directory, renamed when
+    complete): failing writes, unwritable paths, missing inputs and signals leave no report and
+    no temporary, and an existing report as it was."""
+    ref, dis = os.path.join(fx, "p01_ref.y4m"), os.path.join(fx, "p01_dis.y4m")
+    args = ["-r", ref, "-d", dis, "-n", "--feature", "psnr", "-q", "--json"]
+    d = os.path.join(work, "reports")
+    os.makedirs(d, exist_ok=True)
+    out = os.path.join(d, "out.json")
+    leftovers = lambda: [f for f in os.listdir(d) if ".lockstep-" in f]
+    header, frames = y4m_frames(dis)
+    truncated = write(os.path.join(work, "report_trunc.y4m"),
+                      header + b"\n" + frames[0] + frames[1][:len(frames[1]) // 2])
+
+    def failing(name, extra, message, preexec=None, old=b"old report\n"):
+        for f in os.listdir(d):
+            os.remove(os.path.join(d, f))
+        if old is not None:
+            write(out, old)
+        p = subprocess.run([cli] + args + extra, capture_output=True, text=True, timeout=60,
+                           preexec_fn=preexec)
+        lines = [l for l in p.stderr.splitlines() if l.strip()]
+        kept = open(out, "rb").read() == old if old is not None else not os.path.exists(out)
+        ok = p.returncode == 255 and lines == [message] and kept and not leftovers()
+        check(f"report: {name}", ok, f"exit {p.returncode}, {p.stderr.strip()!r}, report kept: {kept}, "
+              f"left: {leftovers()}")
+
+    failing("-o /dev/full: the write error, named", ["-o", "/dev/full"],
+            "cannot write the report to /dev/full: No space left on device")
+    import stat
+    check("report: /dev/full is still the device", stat.S_ISCHR(os.stat("/dev/full").st_mode))
+    failing("a missing directory fails before scoring", ["-o", os.path.join(d, "none", "x.json")],
+            f"cannot write the report to {d}/none/x.json: No such file or directory")
+    failing("a path under a regular file", ["-o", os.path.join(out, "x.json")],
+            f"cannot write the report to {out}/x.json: Not a directory")
+    failing("a directory as the report", ["-o", d], f"cannot write the report to {d}: Is a directory")
+    failing("a missing input leaves the old report", ["-o", out, "-d", os.path.join(d, "none.y4m")],
+            f"{d}/none.y4m: cannot open: No such file or directory")
+    failing("a missing input creates no report", ["-o", out, "-d", os.path.join(d, "none.y4m")],
+            f"{d}/none.y4m: cannot open: No such file or directory", old=None)
+    failing("a bad frame mid-run (truncated input) leaves the old report",
+            ["-o", out, "-d", truncated], f"{truncated}: truncated frame 1: got 139965 of 279936 bytes")
+
+    def small_files():
+        import resource
+        import signal
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # the write fails with EFBIG instead
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+    for f in os.listdir(d):
+        os.remove(os.path.join(d, f))
+    write(out, b"old report\n")
+    p = subprocess.run([cli] + args + ["-o", out], capture_output=True, text=True, timeout=60,
+                       preexec_fn=small_files)
+    check("report: a write that fails half-way (file size limit) leaves the old report, no temporary",
+          p.returncode == 255 and p.stderr == f"cannot write the report to {out}: File too large\n" and
+          open(out, "rb").read() == b"old report\n" and
+          not leftovers(), f"exit {p.returncode}, {p.stderr!r}, left: {leftovers()}")
+
+    # --html, shard reports (--frame_range) and `lockstep merge -o` go the same way
+    page = os.path.join(d, "page.html")
+    failing("--html /dev/full: the write error, named", ["--html", "/dev/full"],
+            "cannot write the report to /dev/full: No space left on device")
+    failing("--html in a missing directory fails before scoring",
+            ["-o", out, "--html", os.path.join(d, "none", "p.html")],
+            f"cannot write the report to {d}/none/p.html: No such file or directory")
+    for f in os.listdir(d):
+        os.remove(os.path.join(d, f))
+    write(page, b"old page\n")
+    write(out, b"old report\n")
+    p = subprocess.run([cli] + args + ["-o", out, "--html", page], capture_output=True, text=True,
+                       timeout=60, preexec_fn=small_files)
+    check("report: the page failing half-way leaves the old page and the old report, no temporary",
+          p.returncode == 255 and p.stderr == f"cannot write the report to {page}: File too large\n" and
+          open(page, "rb").read() == b"old page\n" and open(out, "rb").read() == b"old report\n" and
+          not leftovers(), f"exit {p.returncode}, {p.stderr!r}, left: {leftovers()}")
+    # a range past the video's end: a shard that merges alone
+    write(page, b"old page\n")
+    p = subprocess.run([cli] + args + ["-o", "/dev/full", "--html", page], capture_output=True,
+                       text=True, timeout=60)
+    check("report: -o failing after the page is written leaves the old page, no temporary",
+          p.returncode == 255 and p.stderr == "cannot write the report to /dev/full: No space left on device\n" and
+          open(page, "rb").read() == b"old page\n" and not leftovers(),
+          f"exit {p.returncode}, {p.stderr!r}, left: {leftovers()}")
+    failing("a shard report to /dev/full", ["--frame_range", "0:1000", "-o", "/dev/full"],
+            "cannot write the report to /dev/full: No space left on device")
+    shard = os.path.join(d, "shard.json")
+    for f in os.listdir(d):
+        os.remove(os.path.join(d, f))
+    write(shard, b"old shard\n")
+    # psnr's mse too: a shard report above the 4 KiB limit
+    shard_args = ["-r", ref, "-d", dis, "-n", "--feature", "psnr=enable_mse=true", "-q", "--frame_range",
+                  "0:1000", "-o", shard]
+    p = subprocess.run([cli] + shard_args, capture_output=True, text=True, timeout=60,
+                       preexec_fn=small_files)
+    check("report: a shard report failing half-way leaves the old one, no temporary",
+          p.returncode == 255 and p.stderr == f"cannot write the report to {shard}: File too large\n" and
+          open(shard, "rb").read() == b"old shard\n" and not leftovers(),
+          f"exit {p.returncode}, {p.stderr!r}, left: {leftovers()}")
+    p = subprocess.run([cli] + shard_args, capture_output=True, text=True, timeout=60)
+    merged = os.path.join(d, "merged.json")
+    write(merged, b"old report\n")
+    m = subprocess.run([cli, "merge", shard, "--json", "-o", "/dev/full"], capture_output=True,
+                       text=True, timeout=60)
+    check("report: lockstep merge -o /dev/full: the write error, named",
+          p.returncode == 0 and m.returncode == 255 and
+          m.stderr == "lockstep merge: cannot write the report to /dev/full: No space left on device\n",
+          f"exit {p.returncode} {m.returncode}, {p.stderr!r} {m.stderr!r}")
+    m = subprocess.run([cli, "merge", shard, "--json", "-o", merged], capture_output=True, text=True,
+                       timeout=60, preexec_fn=small_files)
+    check("report: lockstep merge failing half-way leaves the old report, no temporary",
+          m.returncode == 255 and
+          m.stderr == f"lockstep merge: cannot write the report to {merged}: File too large\n" and
+          open(merged, "rb").read() == b"old report\n" and not leftovers(),
+          f"exit {m.returncode}, {m.stderr!r}, left: {leftovers()}")
+    m = subprocess.run([cli, "merge", shard, "--json", "-o", os.path.join(d, "none", "m.json")],
+                       capture_output=True, text=True, timeout=60)
+    check("report: lockstep merge -o in a missing directory",
+          m.returncode == 255 and m.stderr == f"lockstep merge: cannot write the report to {d}/none/m.json: "
+          "No such file or directory\n", f"exit {m.returncode}, {m.stderr!r}")
+    m = subprocess.run([cli, "merge", shard, "--json", "-o", merged], capture_output=True, text=True,
+                       timeout=60)
+    check("report: lockstep merge -o replaces the report", m.returncode == 0 and
+          len(json.load(open(merged))["frames"]) == len(frames) and not leftovers(), f"{m.stderr!r}")
+    write(out, b"old report\n")
+
+    # a complete run replaces the report: the mode of a new file (umask), or of the one replaced;
+    # through a symbolic link, the file it names
+    os.remove(out)
+    p = subprocess.run([cli] + args + ["-o", out], capture_output=True, timeout=60,
+                       preexec_fn=lambda: os.umask(0o027))
+    ok = p.returncode == 0 and json.load(open(out))["frames"] and (os.stat(out).st_mode & 0o777) == 0o640
+    check("report: a new report has the umask's mode (0640 under 027), not the temporary's 0600", ok,
+          oct(os.stat(out).st_mode))
+    os.chmod(out, 0o604)
+    p = subprocess.run([cli] + args + ["-o", out, "--frame_cnt", "2"], capture_output=True, timeout=60)
+    ok = p.returncode == 0 and len(json.load(open(out))["frames"]) == 2 and (os.stat(out).st_mode & 0o777) == 0o604
+    check("report: replacing a report keeps its mode", ok, oct(os.stat(out).st_mode))
+    link = os.path.join(d, "link.json")
+    os.symlink("out.json", link)
+    p = subprocess.run([cli] + args + ["-o", link, "--frame_cnt", "3"], capture_output=True, timeout=60)
+    check("report: through a symbolic link, the file it names is replaced",
+          p.returncode == 0 and os.path.islink(link) and len(json.load(open(out))["frames"]) == 3 and
+          not leftovers(), str(os.listdir(d)))
+    os.remove(link)
+
+    # signals: the run is waiting for more frames on a pipe; the temporary goes, the old report
+    # stays, the process dies of the signal after one line
+    import signal
+    data = open(dis, "rb").read()
+    for sig, text in ((signal.SIGINT, "interrupted (SIGINT)"), (signal.SIGTERM, "terminated (SIGTERM)")):
+        write(out, b"old report\n")
+        p = subprocess.Popen([cli, "-r", ref, "-d", "-", "-n", "--feature", "psnr", "-q", "--json", "-o", out],
+                             stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+        p.stdin.write(data[:len(data) // 3])
+        p.stdin.flush()
+        started = time.time()
+        while not leftovers() and time.time() - started < 10:
+            time.sleep(0.05)
+        had_temporary = bool(leftovers())
+        time.sleep(0.3)
+        p.send_signal(sig)
+        try:
+            err = p.communicate(timeout=30)[1].decode()
+        except subprocess.TimeoutExpired:
+            p.kill()
+            err = "(hang)"
+        ok = (had_temporary and p.returncode == -sig and err == f"lockstep: {text}, no report written\n" and
+              open(out, "rb").read() == b"old report\n" and not leftovers())
+        check(f"report: {signal.Signals(sig).name} mid-run removes the temporary, keeps the old report",
+              ok, f"exit {p.returncode}, {err!r}, temporary seen: {had_temporary}, left: {leftovers()}")
+
+
+def thread_tests(cli, fx, work):
+    """--threads N and the reader threads: the reports of the synchronous run."""
+    ref, dis = os.path.join(fx, "p01_ref.y4m"), os.path.join(fx, "p01_dis.y4m")
+
+    def report(extra):
+        out = os.path.join(work, "t.json")
+        p = run(cli, ["-r", ref, "-d", dis, "-q", "--json", "--precision", "max", "-o", out] +
+                (["-n"] if "-m" not in extra else []) + extra)
+        if p.returncode:
+            return None, p.stderr
+        j = json.load(open(out))
+        j.pop("fps")
+        return j, ""
+    feats = ["--feature", "psnr=enable_apsnr=true:enable_mse=true", "--feature", "float_psnr"]
+    one, e1 = report(feats + ["--threads", "0"])
+    for t in ("1", "2", "5"):
+        many, e2 = report(feats + ["--threads", t])
+        check(f"--threads {t} report equals --threads 0", one is not None and one == many, e1 + e2)
+
+    # Every extractor at 1080p (frames of 256 KB and more are also read ahead by several
+    # threads); light (ThreadSanitizer, ten times slower): six frames of p01, read ahead too.
+    big = ["-r", os.path.join(fx, "p09_ref.y4m"), "-d", os.path.join(fx, "p09_dis.y4m")]
+    where, threads = "at 1080p", "2"
+    if LIGHT:
+        big, where, threads = ["--frame_cnt", "6"], "on 6 frames of p01", "3"
+    listing = run(cli, ["--list-extractors"]).stdout.split("\n")
+    every = [w for l in listing if l.endswith(" cpu") for w in ("--feature", l.split()[0])]
+    one, e1 = report(big + every + ["--threads", "0"])
+    many, e2 = report(big + every + ["--threads", threads])
+    check(f"all {len(every) // 2} extractors: --threads {threads} equals --threads 0 {where}",
+          one is not None and one == many, e1 + e2)
+    cut, e3 = report(big + every + ["--threads", threads, "--frame_cnt", "4", "--frame_skip_ref", "1",
+                                    "--frame_skip_dist", "1"])
+    check("read-ahead with skips and --frame_cnt scores frames 1..4", cut is not None and
+          [f["metrics"]["psnr_y"] for f in cut["frames"]] ==
+          [f["metrics"]["psnr_y"] for f in one["frames"][1:5]], e3)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
     ap.add_argument("--fixtures", required=True)
     ap.add_argument("--work", required=True)
+    ap.add_argument("--only", help="comma-separated groups to run: " + ", ".join(GROUPS) +
+                    " (default: everything)")
+    ap.add_argument("--light", action="store_true",
+                    help="smaller inputs where a group offers them (instrumented builds)")
     ap.add_argument("--containers", type=int, default=0, help="1: built with FFmpeg's libraries")
     a = ap.parse_args()
+    global LIGHT, CONTAINERS
+    LIGHT = a.light
+    CONTAINERS = a.containers
     cli, fx, work = a.cli, a.fixtures, a.work
     os.makedirs(work, exist_ok=True)
+    if a.only:
+        for group in a.only.split(","):
+            GROUPS[group](cli, fx, work)
+        print(f"{results['passed']} passed, {results['failed']} failed")
+        return 1 if results["failed"] else 0
     ref, dis = os.path.join(fx, "p01_ref.y4m"), os.path.join(fx, "p01_dis.y4m")
 
     header, frames = y4m_frames(ref)
@@ -657,7 +881,6 @@ def main():
     v = js["frames"][0]["metrics"]["psnr_y"]
     check("default precision is %.6f", re.search(r'"psnr_y": \d+\.\d{6},', open(os.path.join(work, "out.json")).read()) is not None)
 
-    # Threads: same report as the synchronous run.
     def report(extra):
         out = os.path.join(work, "t.json")
         p = run(cli, ["-r", ref, "-d", dis, "-q", "--json", "--precision", "max", "-o", out] +
@@ -667,25 +890,7 @@ def main():
         j = json.load(open(out))
         j.pop("fps")
         return j, ""
-    feats = ["--feature", "psnr=enable_apsnr=true:enable_mse=true", "--feature", "float_psnr"]
-    one, e1 = report(feats + ["--threads", "0"])
-    for t in ("1", "2", "5"):
-        many, e2 = report(feats + ["--threads", t])
-        check(f"--threads {t} report equals --threads 0", one is not None and one == many, e1 + e2)
-
-    # Every extractor at 1080p, where frames are also read ahead by several threads.
-    big = ["-r", os.path.join(fx, "p09_ref.y4m"), "-d", os.path.join(fx, "p09_dis.y4m")]
     listing = run(cli, ["--list-extractors"]).stdout.split("\n")
-    every = [w for l in listing if l.endswith(" cpu") for w in ("--feature", l.split()[0])]
-    one, e1 = report(big + every + ["--threads", "0"])
-    many, e2 = report(big + every + ["--threads", "2"])
-    check(f"all {len(every) // 2} extractors: --threads 2 equals --threads 0 at 1080p",
-          one is not None and one == many, e1 + e2)
-    cut, e3 = report(big + every + ["--threads", "2", "--frame_cnt", "4", "--frame_skip_ref", "1",
-                                    "--frame_skip_dist", "1"])
-    check("read-ahead with skips and --frame_cnt scores frames 1..4", cut is not None and
-          [f["metrics"]["psnr_y"] for f in cut["frames"]] ==
-          [f["metrics"]["psnr_y"] for f in one["frames"][1:5]], e3)
 
     # Parity mode and GPU backends as the CLI reports them.
     for backend in ("opencl", "cuda"):
@@ -729,13 +934,16 @@ def main():
     rawrep, e = report(["-r", raw_ref, "-d", raw_dis, "-w", "576", "-h", "324", "-p", "420", "-b", "8", "--feature", "psnr"])
     check("raw YUV scores equal the Y4M's", rawrep is not None and rawrep["frames"] == full["frames"][:3], e)
 
-    model_tests(cli, fx, work)
-    first_run_tests(cli, fx, work, a.containers)
-    preset_tests(cli, fx, work)
+    for group in GROUPS.values():
+        group(cli, fx, work)
 
     print(f"{results['passed']} passed, {results['failed']} failed")
     return 1 if results["failed"] else 0
 
+
+GROUPS = {"threads": thread_tests, "model": model_tests, "report": report_file_tests,
+          "first_run": lambda cli, fx, work: first_run_tests(cli, fx, work, CONTAINERS),
+          "presets": preset_tests}
 
 if __name__ == "__main__":
     sys.exit(main())

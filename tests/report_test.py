@@ -369,9 +369,9 @@ def main():
                         "-o", out_json, "--html", bad_page], capture_output=True, text=True, timeout=120)
     lines = [l for l in p.stderr.splitlines() if l.strip()]
     check("an unwritable --html path: one line, exit 255, no report", p.returncode == 255 and lines ==
-          [f"could not open file: {bad_page}: No such file or directory"] and not os.path.exists(out_json),
+          [f"cannot write the report to {bad_page}: No such file or directory"] and not os.path.exists(out_json),
           f"exit {p.returncode}, {lines}, report left: {os.path.exists(out_json)}")
-    left = [f for f in os.listdir(a.work) if ".tmp" in f]
+    left = [f for f in os.listdir(a.work) if ".lockstep-" in f or ".tmp" in f]
     check("no temporary page left behind", not left, repr(left))
 
     # the writer's own pages: 100,000 frames (JSON at %.17g: recomputed numbers formatted as the

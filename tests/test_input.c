@@ -453,6 +453,11 @@ static void test_luma_only(void)
                                  : ls_input_read(in, &pic, err, sizeof(err));
                 CHECK(r == 0, "%s%s: end of file: %d %s", what, at ? " at index" : "", r, err);
             }
+            if (at) {
+                /* an index whose offset overflows is past the end too (found by fuzz_y4m) */
+                const int r = ls_input_read_at(in, UINT64_MAX / 2, &pic, err, sizeof(err));
+                CHECK(r == 0, "%s: frame 2^63 at index: %d %s", what, r, err);
+            }
             ls_input_close(in);
         }
         vmaf_picture_unref(&pic);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli_parse.h"
+#include "core/report_file.h"
 #include "lockstep/lockstep.h"
 #include "lockstep/run.h"
 #include "run_internal.h"
@@ -137,10 +138,23 @@ static int merge_main(int argc, char **argv)
     if (!n_models && !m.output_path)
         print_feature_means(ctx, m.score_format, 0, n);
     int ret = 0;
-    if (m.output_path &&
-        vmaf_write_output_with_format(ctx, m.output_path, m.fmt, m.score_format)) {
-        fprintf(stderr, "lockstep merge: %s\n", lockstep_last_error());
-        ret = EXIT_RUNTIME;
+    if (m.output_path) {
+        /* whole or not at all, as a run's report */
+        LsReportFile report;
+        char msg[PATH_MAX + 512];
+        int failed = ls_report_begin(&report, m.output_path, msg, sizeof(msg));
+        if (!failed &&
+            vmaf_write_output_with_format(ctx, report.write_path, m.fmt, m.score_format)) {
+            ls_report_error(&report, lockstep_last_error(), msg, sizeof(msg));
+            failed = 1;
+        }
+        if (!failed)
+            failed = ls_report_commit(&report, msg, sizeof(msg));
+        if (failed) {
+            fprintf(stderr, "lockstep merge: %s\n", msg);
+            ret = EXIT_RUNTIME;
+        }
+        ls_report_abandon(&report);
     }
     vmaf_close(ctx);
     return ret;
@@ -148,6 +162,8 @@ static int merge_main(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* an interrupted run removes its reports' temporaries (the library leaves signals alone) */
+    ls_report_catch_signals();
     if (argc > 1 && !strcmp(argv[1], "merge"))
         return merge_main(argc - 1, argv + 1);
     LockstepRun *run;

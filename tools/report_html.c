@@ -3,7 +3,6 @@
  * run; the plots are SVG written here, and a short inline script only adds the values under
  * the pointer. */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -604,8 +603,8 @@ static void write_page(FILE *o, const HtmlRun *run, Series *series, unsigned n_s
     fprintf(o, "<div id=\"tip\"></div>\n<script>\n%s</script>\n</body></html>\n", script);
 }
 
-/* The page goes to a temporary file beside path, renamed over it once complete: a reader of
- * path never sees part of a page, and a failed run leaves what was there. */
+/* The page goes straight to path: the run writes it to its report's temporary file
+ * (core/report_file.h), renamed once the whole run's reports are written. */
 int html_report_write(const HtmlRun *run, const char *path, char *err, size_t err_len)
 {
     const unsigned n_series = lockstep_feature_count(run->ctx);
@@ -614,49 +613,24 @@ int html_report_write(const HtmlRun *run, const char *path, char *err, size_t er
     for (unsigned f = 0; !ret && f < n_series; f++)
         ret = load_series(run->ctx, f, run->n_frames, run->s->subsample, &series[f]);
     const bool to_stdout = !strcmp(path, "-");
-    char *tmp = NULL;
     FILE *o = NULL;
     if (ret) {
         snprintf(err, err_len, "out of memory writing the HTML report");
-    } else if (to_stdout) {
-        o = stdout;
-    } else {
-        const size_t len = strlen(path) + 32;
-        tmp = malloc(len);
-        int fd = -1;
-        if (tmp) {
-            snprintf(tmp, len, "%s.tmp%ld", path, (long)getpid());
-            /* 0666 less the umask, as fopen would make it; a temporary file of this name is a
-             * dead run's */
-            unlink(tmp);
-            fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        }
-        o = fd >= 0 ? fdopen(fd, "w") : NULL;
-        if (!o) {
-            ret = tmp ? -errno : -ENOMEM;
-            snprintf(err, err_len, "could not open file: %s: %s", path, strerror(-ret));
-            if (fd >= 0) {
-                close(fd);
-                unlink(tmp);
-            }
-        }
+    } else if (!(o = to_stdout ? stdout : fopen(path, "w"))) {
+        ret = -errno;
+        snprintf(err, err_len, "could not open file: %s: %s", path, strerror(-ret));
     }
     if (o) {
         write_page(o, run, series, n_series);
-        const int bad = ferror(o);
-        const int closed = to_stdout ? fflush(o) : fclose(o);
-        if (!bad && !closed && !to_stdout && rename(tmp, path)) {
-            ret = -errno;
-            snprintf(err, err_len, "could not write %s: %s", path, strerror(errno));
-            unlink(tmp);
-        } else if (bad || closed) {
-            ret = -EIO;
-            snprintf(err, err_len, "could not write %s", path);
-            if (!to_stdout)
-                unlink(tmp);
+        /* errno of the write that failed (ENOSPC, EFBIG...); fclose sets it when it fails */
+        int reason = ferror(o) ? (errno ? errno : EIO) : 0;
+        if (to_stdout ? fflush(o) : fclose(o))
+            reason = errno ? errno : EIO;
+        if (reason) {
+            ret = -reason;
+            snprintf(err, err_len, "could not write %s: %s", path, strerror(reason));
         }
     }
-    free(tmp);
     for (unsigned f = 0; series && f < n_series; f++) {
         free(series[f].frame);
         free(series[f].value);

@@ -26,8 +26,8 @@ typedef struct HtmlRun {
     double seconds;            /* wall time of reading and scoring */
 } HtmlRun;
 
-/* Writes the page to path ("-": stdout). On failure returns a negative errno, removes a
- * partly written file and describes the problem in err. */
+/* Writes the page to path ("-": stdout), as it is: a run writes it to a temporary file
+ * (core/report_file.h). On failure returns a negative errno and describes the problem in err. */
 int html_report_write(const HtmlRun *run, const char *path, char *err, size_t err_len);
 
 #endif

@@ -13,7 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_models.h"
 #include "cli_parse.h"
+#include "core/report_file.h"
 #include "frame_reader.h"
 #include "input/input.h"
 #include "lockstep/run.h"
@@ -23,13 +25,6 @@
 #define EXIT_USAGE 1
 #define EXIT_INFO 2
 #define EXIT_RUNTIME 255
-
-/* A --model as loaded: a single model, or a collection and its primary model. */
-typedef struct CliLoadedModel {
-    VmafModel *model;
-    VmafModelCollection *collection;
-    const char *label;                 /* version= if given, else path= (as the vmaf tool) */
-} CliLoadedModel;
 
 struct LockstepRun {
     char **argv;                       /* copies: the settings point into them */
@@ -53,7 +48,9 @@ struct LockstepRun {
     uint64_t expected;                 /* frames the meter expects (0: not known, e.g. a pipe) */
     bool expected_exact;               /* false: from a container's duration */
     struct timespec t0;
-    char err[1400];
+    /* -o and --html: temporary files from the start, renamed once both are written */
+    LsReportFile report, page;
+    char err[PATH_MAX + 1400];
 };
 
 /* Records the message of a failure (and ends the progress meter's line); returns status. */
@@ -134,45 +131,6 @@ static bool extractor_known(const char *name)
         if (b == LOCKSTEP_BACKEND_CPU && !strcmp(n, name))
             return true;
     return false;
-}
-
-/* Loads each model (as a single model, else as a collection) and applies its overloads. */
-static int load_models(LockstepRun *run)
-{
-    const CliSettings *s = &run->s;
-    CliLoadedModel *lm = run->models;
-    for (unsigned i = 0; i < s->n_models; i++) {
-        const CliModel *cm = &s->model[i];
-        VmafModelConfig cfg = { .name = cm->name, .flags = cm->flags };
-        lm[i].label = cm->version ? cm->version : cm->path;
-        int err = cm->version ? vmaf_model_load(&lm[i].model, &cfg, cm->version)
-                              : vmaf_model_load_from_path(&lm[i].model, &cfg, cm->path);
-        if (err) {
-            /* the collection loader also says what is wrong with a file that is no collection */
-            err = cm->version ? vmaf_model_collection_load(&lm[i].model, &lm[i].collection, &cfg,
-                                                           cm->version)
-                              : vmaf_model_collection_load_from_path(&lm[i].model,
-                                                                     &lm[i].collection, &cfg,
-                                                                     cm->path);
-            if (err)
-                return run_fail(run, EXIT_RUNTIME, "problem loading model: %s",
-                                lockstep_last_error());
-        }
-        for (unsigned k = 0; k < cm->n_overloads; k++) {
-            VmafFeatureDictionary *d = NULL;
-            err = vmaf_feature_dictionary_set(&d, cm->overload[k].option, cm->overload[k].value);
-            if (!err)
-                err = lm[i].collection
-                          ? vmaf_model_collection_feature_overload(lm[i].model, &lm[i].collection,
-                                                                   cm->overload[k].extractor, d)
-                          : vmaf_model_feature_overload(lm[i].model, cm->overload[k].extractor, d);
-            if (err)
-                return run_fail(run, EXIT_RUNTIME,
-                                "problem overloading feature extractors from model: %s",
-                                lockstep_last_error());
-        }
-    }
-    return 0;
 }
 
 static VmafContext *make_context(LockstepRun *run, enum LockstepBackend backend)
@@ -256,6 +214,12 @@ static int parse(LockstepRun *run, int argc, const char *const *argv)
         return run_fail(run, EXIT_USAGE, "%s: --html draws a whole run, not a shard: write the "
                         "page from the merged report's run, without --frame_range (see --help)",
                         run->argv[0]);
+    /* an unwritable report fails before any frame is read */
+    if ((run->s.output_path &&
+         ls_report_begin(&run->report, run->s.output_path, run->err, sizeof(run->err))) ||
+        (run->s.html_path &&
+         ls_report_begin(&run->page, run->s.html_path, run->err, sizeof(run->err))))
+        return EXIT_RUNTIME;
     return 0;
 }
 
@@ -263,9 +227,8 @@ static int parse(LockstepRun *run, int argc, const char *const *argv)
 static int set_up(LockstepRun *run)
 {
     const CliSettings *s = &run->s;
-    int err = load_models(run);
-    if (err)
-        return err;
+    if (cli_load_models(s, run->models, run->err, sizeof(run->err)))
+        return EXIT_RUNTIME;
     run->ctx = make_context(run, s->parity ? LOCKSTEP_BACKEND_CPU : s->backend);
     if (!run->ctx)
         return EXIT_RUNTIME;
@@ -623,26 +586,41 @@ int lockstep_run_finish(LockstepRun *run)
                                    .distorted = dist_id, .input_ended = run->input_ended,
                                    .models = run->scored, .n_models = run->n_scored };
         if (lockstep_file_identity(s->ref_path, ref_id, sizeof(ref_id)) ||
-            lockstep_file_identity(s->dist_path, dist_id, sizeof(dist_id)) ||
-            lockstep_write_shard(run->ctx, s->output_path, &info))
+            lockstep_file_identity(s->dist_path, dist_id, sizeof(dist_id)))
             return run_fail(run, EXIT_RUNTIME, "%s", lockstep_last_error());
-        return 0;
+        if (lockstep_write_shard(run->ctx, run->report.write_path, &info)) {
+            ls_report_error(&run->report, lockstep_last_error(), run->err, sizeof(run->err));
+            return EXIT_RUNTIME;
+        }
+        return ls_report_commit(&run->report, run->err, sizeof(run->err)) ? EXIT_RUNTIME : 0;
     }
-    /* the page first: a run whose page cannot be written leaves no report either */
+    /* the page and the report to their temporaries; either failing leaves neither (the
+     * progress meter's line is ended: errors here go straight into run->err) */
     if (s->html_path) {
         const LsVideoInfo *ri = run->ref_in ? ls_input_info(run->ref_in) : &run->frames;
         const LsVideoInfo *di = run->dist_in ? ls_input_info(run->dist_in) : &run->frames;
         const HtmlRun page = { run->ctx, n, s, ri, di, run->argc, run->argv,
                                seconds_since(run->t0) };
-        char err[512];
-        if (html_report_write(&page, s->html_path, err, sizeof(err)))
-            return run_fail(run, EXIT_RUNTIME, "%s", err);
+        char err[PATH_MAX + 512];
+        if (html_report_write(&page, run->page.write_path, err, sizeof(err))) {
+            ls_report_error(&run->page, err, run->err, sizeof(run->err));
+            return EXIT_RUNTIME;
+        }
     }
     if (s->output_path &&
-        vmaf_write_output_with_format(run->ctx, s->output_path, s->fmt, s->score_format)) {
-        if (s->html_path && strcmp(s->html_path, "-"))
+        vmaf_write_output_with_format(run->ctx, run->report.write_path, s->fmt,
+                                      s->score_format)) {
+        ls_report_error(&run->report, lockstep_last_error(), run->err, sizeof(run->err));
+        return EXIT_RUNTIME;
+    }
+    if (ls_report_commit(&run->page, run->err, sizeof(run->err)))
+        return EXIT_RUNTIME;
+    if (ls_report_commit(&run->report, run->err, sizeof(run->err))) {
+        /* the page of a run without its report: gone too (a page written straight to a
+         * device or stdout stays written) */
+        if (s->html_path && run->page.write_path != s->html_path)
             unlink(s->html_path);
-        return run_fail(run, EXIT_RUNTIME, "%s", lockstep_last_error());
+        return EXIT_RUNTIME;
     }
     return 0;
 }
@@ -703,10 +681,9 @@ void lockstep_run_close(LockstepRun *run)
     frame_reader_close(run->reader);
     vmaf_close(run->twin);
     vmaf_close(run->ctx);
-    for (unsigned i = 0; i < run->s.n_models; i++) {
-        vmaf_model_collection_destroy(run->models[i].collection);
-        vmaf_model_destroy(run->models[i].model);
-    }
+    cli_free_models(run->models, run->s.n_models);
+    ls_report_abandon(&run->report);
+    ls_report_abandon(&run->page);
     ls_input_close(run->ref_in);
     ls_input_close(run->dist_in);
     for (int i = 0; i < run->argc; i++)

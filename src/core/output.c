@@ -311,12 +311,13 @@ int ls_write_output(const LsOutputInfo *info, const char *path, enum VmafOutputF
     case VMAF_OUTPUT_FORMAT_SUB: write_sub(out, info); break;
     default: break;
     }
-    int err = ferror(out) ? -EIO : 0;
-    if (out == stdout)
-        err = fflush(out) ? -EIO : err;
-    else if (fclose(out))
+    /* errno of the write that failed (ENOSPC, EFBIG...); fclose sets it when it fails itself */
+    int err = ferror(out) ? -EIO : 0, reason = err ? errno : 0;
+    if (out == stdout ? fflush(out) : fclose(out)) {
         err = -EIO;
+        reason = errno;
+    }
     if (err)
-        ls_set_error("could not write %s", path);
+        ls_set_error("could not write %s: %s", path, strerror(reason ? reason : EIO));
     return err;
 }

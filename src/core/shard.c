@@ -20,6 +20,7 @@
 #include "core/context.h"
 #include "core/log.h"
 #include "core/registry.h"
+#include "core/report_file.h"
 
 #define SHARD_FORMAT 1
 
@@ -146,26 +147,32 @@ int lockstep_write_shard(VmafContext *ctx, const char *path, const LockstepShard
         return -EINVAL;
     }
     /* written next to the destination, then renamed: never a partial report under its name */
-    char tmp[4096];
-    if (snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= (int)sizeof(tmp)) {
-        ls_set_error("shard report path too long: %s", path);
-        return -EINVAL;
+    LsReportFile rf;
+    char msg[PATH_MAX + 128];
+    int err = ls_report_begin(&rf, path, msg, sizeof(msg));
+    if (err) {
+        ls_set_error("%s", msg);
+        return err;
     }
-    FILE *out = fopen(tmp, "w");
+    FILE *out = !strcmp(rf.write_path, "-") ? stdout : fopen(rf.write_path, "w");
     if (!out) {
-        ls_set_error("could not open file: %s: %s", tmp, strerror(errno));
-        return -EINVAL;
+        err = -errno;
+        ls_report_abandon(&rf);
+        ls_set_error("cannot write the report to %s: %s", path, strerror(-err));
+        return err;
     }
     write_shard_json(out, ctx, &st, info);
-    int err = ferror(out) ? -EIO : 0;
-    if (fclose(out))
-        err = -EIO;
-    if (!err && rename(tmp, path))
-        err = -errno;
-    if (err) {
-        ls_set_error("could not write %s: %s", path, strerror(err == -EIO ? EIO : -err));
-        remove(tmp);
+    /* errno of the write that failed (ENOSPC, EFBIG...); fclose sets it when it fails itself */
+    int reason = ferror(out) ? (errno ? errno : EIO) : 0;
+    if (out == stdout ? fflush(out) : fclose(out))
+        reason = errno ? errno : EIO;
+    if (reason) {
+        ls_report_abandon(&rf);
+        ls_set_error("cannot write the report to %s: %s", path, strerror(reason));
+        return -reason;
     }
+    if ((err = ls_report_commit(&rf, msg, sizeof(msg))))
+        ls_set_error("%s", msg);
     return err;
 }
 

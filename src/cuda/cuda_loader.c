@@ -6,11 +6,120 @@
 #include <string.h>
 
 #include "core/backend.h"
+#include "core/fault.h"
 #include "core/log.h"
 #include "cuda/cuda_loader.h"
 
 static LsCudaApi api;
 static int api_status = -ENODEV;
+
+/* ---- LOCKSTEP_FAULT_INJECT (core/fault.h): the table's calls of each class, failing on cue
+ * with the code the driver gives for such a failure ---- */
+
+#define LS_CUDA_ERROR_OUT_OF_MEMORY 2
+#define LS_CUDA_ERROR_ILLEGAL_ADDRESS 700
+#define LS_CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES 701
+#define LS_CUDA_ERROR_LAUNCH_FAILED 719
+
+static LsCudaApi real;
+
+static CUresult fault_cuMemAlloc(CUdeviceptr *ptr, size_t size)
+{
+    return ls_fault_inject(LS_FAULT_ALLOC) ? LS_CUDA_ERROR_OUT_OF_MEMORY : real.cuMemAlloc(ptr, size);
+}
+
+static CUresult fault_cuMemHostAlloc(void **ptr, size_t size, unsigned flags)
+{
+    return ls_fault_inject(LS_FAULT_ALLOC) ? LS_CUDA_ERROR_OUT_OF_MEMORY
+                                           : real.cuMemHostAlloc(ptr, size, flags);
+}
+
+static CUresult fault_cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t size, CUstream s)
+{
+    return ls_fault_inject(LS_FAULT_COPY) ? LS_CUDA_ERROR_ILLEGAL_ADDRESS
+                                          : real.cuMemcpyHtoDAsync(dst, src, size, s);
+}
+
+static CUresult fault_cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t size, CUstream s)
+{
+    return ls_fault_inject(LS_FAULT_COPY) ? LS_CUDA_ERROR_ILLEGAL_ADDRESS
+                                          : real.cuMemcpyDtoHAsync(dst, src, size, s);
+}
+
+static CUresult fault_cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t size, CUstream s)
+{
+    return ls_fault_inject(LS_FAULT_COPY) ? LS_CUDA_ERROR_ILLEGAL_ADDRESS
+                                          : real.cuMemcpyDtoDAsync(dst, src, size, s);
+}
+
+static CUresult fault_cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t size)
+{
+    return ls_fault_inject(LS_FAULT_COPY) ? LS_CUDA_ERROR_ILLEGAL_ADDRESS
+                                          : real.cuMemcpyHtoD(dst, src, size);
+}
+
+static CUresult fault_cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t size)
+{
+    return ls_fault_inject(LS_FAULT_COPY) ? LS_CUDA_ERROR_ILLEGAL_ADDRESS
+                                          : real.cuMemcpyDtoH(dst, src, size);
+}
+
+static CUresult fault_cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t n, CUstream s)
+{
+    return ls_fault_inject(LS_FAULT_COPY) ? LS_CUDA_ERROR_ILLEGAL_ADDRESS
+                                          : real.cuMemsetD8Async(dst, value, n, s);
+}
+
+static CUresult fault_cuLaunchKernel(CUfunction fn, unsigned gx, unsigned gy, unsigned gz,
+                                     unsigned bx, unsigned by, unsigned bz, unsigned shared_bytes,
+                                     CUstream s, void **params, void **extra)
+{
+    return ls_fault_inject(LS_FAULT_LAUNCH)
+               ? LS_CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
+               : real.cuLaunchKernel(fn, gx, gy, gz, bx, by, bz, shared_bytes, s, params, extra);
+}
+
+static CUresult fault_cuLaunchHostFunc(CUstream s, CUhostFn fn, void *user_data)
+{
+    return ls_fault_inject(LS_FAULT_LAUNCH) ? LS_CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
+                                            : real.cuLaunchHostFunc(s, fn, user_data);
+}
+
+static CUresult fault_cuStreamSynchronize(CUstream s)
+{
+    return ls_fault_inject(LS_FAULT_SYNC) ? LS_CUDA_ERROR_LAUNCH_FAILED : real.cuStreamSynchronize(s);
+}
+
+static CUresult fault_cuEventSynchronize(CUevent e)
+{
+    return ls_fault_inject(LS_FAULT_SYNC) ? LS_CUDA_ERROR_LAUNCH_FAILED : real.cuEventSynchronize(e);
+}
+
+static CUresult fault_cuMemGetInfo(size_t *free_bytes, size_t *total)
+{
+    const CUresult r = real.cuMemGetInfo(free_bytes, total);
+    if (!r && free_bytes)
+        *free_bytes = (size_t)ls_fault_device_memory(*free_bytes);
+    return r;
+}
+
+static void wrap_for_faults(void)
+{
+    real = api;
+    api.cuMemAlloc = fault_cuMemAlloc;
+    api.cuMemHostAlloc = fault_cuMemHostAlloc;
+    api.cuMemcpyHtoDAsync = fault_cuMemcpyHtoDAsync;
+    api.cuMemcpyDtoHAsync = fault_cuMemcpyDtoHAsync;
+    api.cuMemcpyDtoDAsync = fault_cuMemcpyDtoDAsync;
+    api.cuMemcpyHtoD = fault_cuMemcpyHtoD;
+    api.cuMemcpyDtoH = fault_cuMemcpyDtoH;
+    api.cuMemsetD8Async = fault_cuMemsetD8Async;
+    api.cuLaunchKernel = fault_cuLaunchKernel;
+    api.cuLaunchHostFunc = fault_cuLaunchHostFunc;
+    api.cuStreamSynchronize = fault_cuStreamSynchronize;
+    api.cuEventSynchronize = fault_cuEventSynchronize;
+    api.cuMemGetInfo = fault_cuMemGetInfo;
+}
 static char api_error[256] = "libcuda was not loaded";
 static pthread_once_t api_once = PTHREAD_ONCE_INIT;
 
@@ -44,6 +153,7 @@ static void load_api(void)
         SYM(cuModuleGetGlobal, "cuModuleGetGlobal_v2"),
         SYM(cuMemAlloc, "cuMemAlloc_v2"),
         SYM(cuMemFree, "cuMemFree_v2"),
+        SYM(cuMemGetInfo, "cuMemGetInfo_v2"),
         SYM(cuMemHostAlloc, "cuMemHostAlloc"),
         SYM(cuMemFreeHost, "cuMemFreeHost"),
         SYM(cuMemHostRegister, "cuMemHostRegister_v2"),
@@ -91,6 +201,8 @@ static void load_api(void)
         snprintf(api_error, sizeof(api_error), "cuInit(0) failed: %s (%s)", name, text);
         return; /* libcuda stays loaded: the process may not unload a library that ran */
     }
+    if (ls_fault_enabled())
+        wrap_for_faults();
     api_status = 0;
 }
 
@@ -114,7 +226,9 @@ int ls_cuda_check(const LsCudaApi *cu, CUresult r, const char *call)
         name = "unknown error";
     if (cu->cuGetErrorString(r, &text) || !text)
         text = "no description";
-    ls_log(VMAF_LOG_LEVEL_ERROR, "cuda: %s failed: %s (%s)", call, name, text);
+    /* the caller returns the error and the context reports it once (one line): logged here only
+     * for debugging, and for the calls of a teardown, which have nobody to return to */
+    ls_log(VMAF_LOG_LEVEL_DEBUG, "cuda: %s failed: %s (%s)", call, name, text);
     ls_set_error("cuda: %s failed: %s (%s)", call, name, text);
     return -EIO;
 }

@@ -43,6 +43,7 @@ typedef struct LsCudaApi {
     CUresult (*cuModuleGetGlobal)(CUdeviceptr *ptr, size_t *bytes, CUmodule mod, const char *name);
     CUresult (*cuMemAlloc)(CUdeviceptr *ptr, size_t size);
     CUresult (*cuMemFree)(CUdeviceptr ptr);
+    CUresult (*cuMemGetInfo)(size_t *free_bytes, size_t *total);
     CUresult (*cuMemHostAlloc)(void **ptr, size_t size, unsigned flags);
     CUresult (*cuMemFreeHost)(void *ptr);
     CUresult (*cuMemHostRegister)(void *ptr, size_t size, unsigned flags);
@@ -76,8 +77,9 @@ typedef struct LsCudaApi {
  * cannot be loaded or initialised. */
 const LsCudaApi *ls_cuda_api(char *err, size_t err_len);
 
-/* Logs "<call> failed: <ERROR_NAME> (<message>)" as an error, records it as the library's last
- * error and returns -EIO; returns 0 for CUDA_SUCCESS. Every driver call goes through CHECK_CU. */
+/* Records "cuda: <call> failed: <ERROR_NAME> (<message>)" as the library's last error (and logs it
+ * at debug level) and returns -EIO; returns 0 for CUDA_SUCCESS. Every driver call goes through
+ * CHECK_CU. */
 int ls_cuda_check(const LsCudaApi *cu, CUresult r, const char *call);
 #define CHECK_CU(cu, call) ls_cuda_check((cu), (cu)->call, #call)
 

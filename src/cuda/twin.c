@@ -233,7 +233,19 @@ static int frames_start(LsCudaFrames *F)
 {
     const LsCudaApi *cu = F->dev.cu;
     ls_frame_layout_init(&F->layout, F->n_planes, F->bpc, F->w, F->h);
-    int err = 0;
+    /* a frame too large for the device is refused with its sizes, before any allocation (the
+     * twins' own buffers, allocated at setup, are already taken from the free memory) */
+    size_t free_bytes = 0, total = 0;
+    int err = CHECK_CU(cu, cuMemGetInfo(&free_bytes, &total));
+    if (err)
+        return err;
+    const double need = (double)F->layout.size * LS_CUDA_SLOTS;
+    if (need > (double)free_bytes) {
+        ls_set_error("cuda: a %ux%u frame needs %.1f MiB of device memory (%d frames in flight); "
+                     "the device has %.1f MiB free", F->w[0], F->h[0], need / (1u << 20),
+                     LS_CUDA_SLOTS, (double)free_bytes / (1u << 20));
+        return -ENOMEM;
+    }
     for (unsigned i = 0; i < LS_CUDA_SLOTS && !err; i++) {
         FrameSlot *s = &F->slot[i];
         if ((err = CHECK_CU(cu, cuMemHostAlloc((void **)&s->host, F->layout.size,

@@ -403,7 +403,11 @@ int ls_input_read_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err, s
                     "picture does not have the input's geometry");
     const int fd = fileno(in->file);
     const size_t marker = in->info.y4m ? 6 : 0;
-    off_t off = in->data_start + (off_t)(frame * (marker + in->info.frame_bytes));
+    const uint64_t stride = marker + in->info.frame_bytes;
+    /* a frame whose end no file offset reaches is past the end of any file */
+    if (frame > ((uint64_t)INT64_MAX - (uint64_t)in->data_start - stride) / stride)
+        return 0;
+    off_t off = in->data_start + (off_t)(frame * stride);
     if (marker) {
         char m[6];
         const ssize_t got = pread(fd, m, sizeof(m), off);

@@ -11,11 +11,126 @@
 #include <unistd.h>
 
 #include "core/backend.h"
+#include "core/fault.h"
 #include "opencl/opencl.h"
 
 static LsClFns cl_fns;
 static pthread_once_t cl_once = PTHREAD_ONCE_INIT;
 static char cl_load_error[256];
+
+/* ---- LOCKSTEP_FAULT_INJECT (core/fault.h): the table's calls of each class, failing on cue.
+ * A blocking transfer or map waits for the device: it counts as a sync, a non-blocking one as a
+ * copy (the twins' skeleton waits for a frame's results with clWaitForEvents, the self-tests and
+ * the setup uploads with blocking transfers or clFinish). ---- */
+
+static LsClFns cl_real;
+
+static cl_mem CL_API_CALL fault_clCreateBuffer(cl_context ctx, cl_mem_flags flags, size_t size,
+                                               void *host, cl_int *rc)
+{
+    if (!ls_fault_inject(LS_FAULT_ALLOC))
+        return cl_real.clCreateBuffer(ctx, flags, size, host, rc);
+    if (rc)
+        *rc = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    return NULL;
+}
+
+static cl_int CL_API_CALL fault_clEnqueueWriteBuffer(cl_command_queue q, cl_mem m, cl_bool block,
+                                                     size_t off, size_t size, const void *ptr,
+                                                     cl_uint n, const cl_event *wait, cl_event *ev)
+{
+    return ls_fault_inject(block ? LS_FAULT_SYNC : LS_FAULT_COPY)
+               ? CL_OUT_OF_RESOURCES
+               : cl_real.clEnqueueWriteBuffer(q, m, block, off, size, ptr, n, wait, ev);
+}
+
+static cl_int CL_API_CALL fault_clEnqueueWriteBufferRect(
+    cl_command_queue q, cl_mem m, cl_bool block, const size_t *origin, const size_t *host_origin,
+    const size_t *region, size_t row_pitch, size_t slice_pitch, size_t host_row_pitch,
+    size_t host_slice_pitch, const void *ptr, cl_uint n, const cl_event *wait, cl_event *ev)
+{
+    return ls_fault_inject(block ? LS_FAULT_SYNC : LS_FAULT_COPY)
+               ? CL_OUT_OF_RESOURCES
+               : cl_real.clEnqueueWriteBufferRect(q, m, block, origin, host_origin, region,
+                                                  row_pitch, slice_pitch, host_row_pitch,
+                                                  host_slice_pitch, ptr, n, wait, ev);
+}
+
+static cl_int CL_API_CALL fault_clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool block,
+                                                    size_t off, size_t size, void *ptr, cl_uint n,
+                                                    const cl_event *wait, cl_event *ev)
+{
+    return ls_fault_inject(block ? LS_FAULT_SYNC : LS_FAULT_COPY)
+               ? CL_OUT_OF_RESOURCES
+               : cl_real.clEnqueueReadBuffer(q, m, block, off, size, ptr, n, wait, ev);
+}
+
+static cl_int CL_API_CALL fault_clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k,
+                                                       cl_uint dims, const size_t *offset,
+                                                       const size_t *global, const size_t *local,
+                                                       cl_uint n, const cl_event *wait,
+                                                       cl_event *ev)
+{
+    return ls_fault_inject(LS_FAULT_LAUNCH)
+               ? CL_OUT_OF_RESOURCES
+               : cl_real.clEnqueueNDRangeKernel(q, k, dims, offset, global, local, n, wait, ev);
+}
+
+static cl_int CL_API_CALL fault_clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem dst,
+                                                    size_t src_off, size_t dst_off, size_t size,
+                                                    cl_uint n, const cl_event *wait, cl_event *ev)
+{
+    return ls_fault_inject(LS_FAULT_COPY)
+               ? CL_OUT_OF_RESOURCES
+               : cl_real.clEnqueueCopyBuffer(q, src, dst, src_off, dst_off, size, n, wait, ev);
+}
+
+static cl_int CL_API_CALL fault_clEnqueueFillBuffer(cl_command_queue q, cl_mem m,
+                                                    const void *pattern, size_t pattern_size,
+                                                    size_t off, size_t size, cl_uint n,
+                                                    const cl_event *wait, cl_event *ev)
+{
+    return ls_fault_inject(LS_FAULT_COPY)
+               ? CL_OUT_OF_RESOURCES
+               : cl_real.clEnqueueFillBuffer(q, m, pattern, pattern_size, off, size, n, wait, ev);
+}
+
+static void *CL_API_CALL fault_clEnqueueMapBuffer(cl_command_queue q, cl_mem m, cl_bool block,
+                                                  cl_map_flags flags, size_t off, size_t size,
+                                                  cl_uint n, const cl_event *wait, cl_event *ev,
+                                                  cl_int *rc)
+{
+    if (!ls_fault_inject(block ? LS_FAULT_SYNC : LS_FAULT_COPY))
+        return cl_real.clEnqueueMapBuffer(q, m, block, flags, off, size, n, wait, ev, rc);
+    if (rc)
+        *rc = CL_MAP_FAILURE;
+    return NULL;
+}
+
+static cl_int CL_API_CALL fault_clFinish(cl_command_queue q)
+{
+    return ls_fault_inject(LS_FAULT_SYNC) ? CL_OUT_OF_RESOURCES : cl_real.clFinish(q);
+}
+
+static cl_int CL_API_CALL fault_clWaitForEvents(cl_uint n, const cl_event *events)
+{
+    return ls_fault_inject(LS_FAULT_SYNC) ? CL_OUT_OF_RESOURCES : cl_real.clWaitForEvents(n, events);
+}
+
+static void wrap_for_faults(void)
+{
+    cl_real = cl_fns;
+    cl_fns.clCreateBuffer = fault_clCreateBuffer;
+    cl_fns.clEnqueueWriteBuffer = fault_clEnqueueWriteBuffer;
+    cl_fns.clEnqueueWriteBufferRect = fault_clEnqueueWriteBufferRect;
+    cl_fns.clEnqueueReadBuffer = fault_clEnqueueReadBuffer;
+    cl_fns.clEnqueueNDRangeKernel = fault_clEnqueueNDRangeKernel;
+    cl_fns.clEnqueueCopyBuffer = fault_clEnqueueCopyBuffer;
+    cl_fns.clEnqueueFillBuffer = fault_clEnqueueFillBuffer;
+    cl_fns.clEnqueueMapBuffer = fault_clEnqueueMapBuffer;
+    cl_fns.clFinish = fault_clFinish;
+    cl_fns.clWaitForEvents = fault_clWaitForEvents;
+}
 
 static void load_driver(void)
 {
@@ -43,6 +158,8 @@ static void load_driver(void)
     }
     LS_CL_FUNCTIONS(LS_CL_LOAD)
 #undef LS_CL_LOAD
+    if (ls_fault_enabled())
+        wrap_for_faults();
 }
 
 static const LsClFns *driver(char *err, size_t err_len)
@@ -334,6 +451,16 @@ int ls_opencl_open(LsClDevice *d, int index, char *err, size_t err_len)
     LS_CL_TRY(err, err_len, "clGetDeviceInfo",
               cl->clGetDeviceInfo(e.device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(max_wg), &max_wg,
                                   NULL));
+    cl_ulong global_mem = 0, max_alloc = 0;
+    LS_CL_TRY(err, err_len, "clGetDeviceInfo",
+              cl->clGetDeviceInfo(e.device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof(global_mem),
+                                  &global_mem, NULL));
+    LS_CL_TRY(err, err_len, "clGetDeviceInfo",
+              cl->clGetDeviceInfo(e.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(max_alloc),
+                                  &max_alloc, NULL));
+    d->global_mem = ls_fault_device_memory(global_mem);
+    d->max_alloc = ls_fault_device_memory(max_alloc) < max_alloc ? ls_fault_device_memory(max_alloc)
+                                                                 : max_alloc;
     d->wg = LS_CL_WG_MAX;
     while (d->wg > max_wg && d->wg > 1)
         d->wg >>= 1;
@@ -348,6 +475,43 @@ int ls_opencl_open(LsClDevice *d, int index, char *err, size_t err_len)
 fail:
     ls_opencl_close(d);
     return ret;
+}
+
+/* "12.3 MiB", or "340 KiB" below a mebibyte (rounded up for a need, down for a limit) */
+static void format_bytes(char *out, size_t len, uint64_t bytes, int round_up)
+{
+    if (bytes >= (1u << 20))
+        snprintf(out, len, "%.1f MiB", (double)bytes / (1u << 20));
+    else
+        snprintf(out, len, "%llu KiB",
+                 (unsigned long long)((bytes + (round_up ? 1023 : 0)) / 1024));
+}
+
+int ls_opencl_check_memory(const LsClDevice *d, const size_t *buffers, unsigned n, unsigned w,
+                           unsigned h, char *err, size_t err_len)
+{
+    uint64_t total = 0, largest = 0;
+    for (unsigned i = 0; i < n; i++) {
+        total += buffers[i];
+        if (buffers[i] > largest)
+            largest = buffers[i];
+    }
+    char need[32], have[32];
+    if (largest > d->max_alloc) {
+        format_bytes(need, sizeof(need), largest, 1);
+        format_bytes(have, sizeof(have), d->max_alloc, 0);
+        snprintf(err, err_len, "a %ux%u frame needs a device buffer of %s; %s allows %s per buffer "
+                 "(CL_DEVICE_MAX_MEM_ALLOC_SIZE)", w, h, need, d->description, have);
+        return -ENOMEM;
+    }
+    if (total > d->global_mem) {
+        format_bytes(need, sizeof(need), total, 1);
+        format_bytes(have, sizeof(have), d->global_mem, 0);
+        snprintf(err, err_len, "a %ux%u frame needs %s of device memory; %s has %s "
+                 "(CL_DEVICE_GLOBAL_MEM_SIZE)", w, h, need, d->description, have);
+        return -ENOMEM;
+    }
+    return 0;
 }
 
 void ls_opencl_close(LsClDevice *d)

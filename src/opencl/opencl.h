@@ -126,6 +126,8 @@ typedef struct LsClDevice {
     cl_context ctx;
     cl_command_queue queue;
     unsigned wg;           /* work-group size, LS_CL_WG_MAX or less */
+    cl_ulong global_mem;   /* bytes (LOCKSTEP_FAULT_INJECT=device_memory:B lowers both) */
+    cl_ulong max_alloc;    /* the largest buffer, bytes */
     int emulate_div_sqrt;  /* no CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT: integer emulation */
     char description[512]; /* "platform: device (driver ...)" */
 } LsClDevice;
@@ -134,6 +136,11 @@ typedef struct LsClDevice {
  * message naming the failed call and its error code on failure. */
 int ls_opencl_open(LsClDevice *d, int index, char *err, size_t err_len);
 void ls_opencl_close(LsClDevice *d);
+
+/* Refuses, before allocating, the n buffers (bytes) that a w x h frame needs when one exceeds the
+ * device's largest buffer or all of them its memory: -ENOMEM and a message with the sizes. */
+int ls_opencl_check_memory(const LsClDevice *d, const size_t *buffers, unsigned n, unsigned w,
+                           unsigned h, char *err, size_t err_len);
 
 /* "platform: device (driver ...)" of device `index`, or the reason there is none. */
 int ls_opencl_device_description(int index, char *out, size_t out_len);

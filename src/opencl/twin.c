@@ -219,6 +219,14 @@ static int frames_start(LsClFrames *F, char *err, size_t err_len)
     int ret = 0;
     cl_int rc = CL_SUCCESS;
     ls_frame_layout_init(&F->layout, F->n_planes, F->bpc, F->w, F->h);
+    /* a frame too large for the device is refused with its sizes before any of its buffers is
+     * allocated (the staging buffers are host memory) */
+    size_t frame_buffers[LS_CL_SLOTS];
+    for (unsigned i = 0; i < LS_CL_SLOTS; i++)
+        frame_buffers[i] = F->layout.size;
+    if ((ret = ls_opencl_check_memory(&F->dev, frame_buffers, LS_CL_SLOTS, F->w[0], F->h[0], err,
+                                      err_len)) < 0)
+        return ret;
     for (unsigned i = 0; i < LS_CL_SLOTS; i++) {
         FrameSlot *s = &F->slot[i];
         s->input = cl->clCreateBuffer(F->dev->ctx, CL_MEM_READ_ONLY, F->layout.size, NULL, &rc);
@@ -373,6 +381,9 @@ int ls_cl_twin_alloc(LsClTwin *t, cl_mem *mem, size_t bytes)
         snprintf(t->err, sizeof(t->err), "more than %d device buffers", LS_CL_MAX_BUFFERS);
         return -ENOMEM;
     }
+    if ((ret = ls_opencl_check_memory(t->dev, &bytes, 1, t->frames->w[0], t->frames->h[0], t->err,
+                                      sizeof(t->err))) < 0)
+        return ret;
     *mem = t->dev->cl->clCreateBuffer(t->dev->ctx, CL_MEM_READ_WRITE, bytes ? bytes : 1, NULL,
                                       &rc);
     LS_CL_TRY(t->err, sizeof(t->err), "clCreateBuffer", rc);
