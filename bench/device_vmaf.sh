@@ -14,6 +14,11 @@
 #          emulation tests on the device, `--parity opencl` with the integer VMAF models and the
 #          psnr twins on every fixture and on generated 1080p/4K pairs (8/10/12 bit, 4:2:0, 4:2:2,
 #          4:4:4), then psnr_hvs and VMAF v0.6.1 at 3840x2160 8-bit: OpenCL, CUDA, CPU
+#   oclfloat the float twins through NVIDIA's OpenCL driver, quickly (use with CUDA=OFF and
+#          NINJA_TARGETS="lockstep_cli lockstep_gen test_soft_f64"): test_soft_f64 on the device,
+#          then `--parity opencl` with vmaf_float_v0.6.1, float_vif and float_adm (debug, and with
+#          options) on every fixture and on generated 1080p/4K pairs (8/10/12 bit, 4:2:0, 4:2:2,
+#          4:4:4)
 # usage: bench/device_vmaf.sh MODE OUTDIR   (fixtures in .dev/shared, cJSON in .dev/cjson)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -31,7 +36,7 @@ if [ ! -e /etc/OpenCL/vendors/nvidia.icd ] && ldconfig -p | grep -q libnvidia-op
 fi
 export LOCKSTEP_OPENCL_DEVICE=${LOCKSTEP_OPENCL_DEVICE:-NVIDIA}
 
-args=(-DLOCKSTEP_CUDA=ON -DLS_SHARED_DIR="$PWD/.dev/shared"
+args=(-DLOCKSTEP_CUDA=${CUDA:-ON} -DLS_SHARED_DIR="$PWD/.dev/shared"
       -DCJSON_INCLUDE_DIR="$PWD/.dev/cjson/include" -DCJSON_LIBRARY="$PWD/.dev/cjson/lib/libcjson.so")
 [ -n "${ARCH:-}" ] && args+=(-DLOCKSTEP_CUDA_ARCH=$ARCH)
 if [ -d .dev/include ]; then args+=(-DLOCKSTEP_OPENCL=ON -DOPENCL_INCLUDE_DIR="$PWD/.dev/include"); fi
@@ -298,4 +303,31 @@ PY
   } > "$out/parity_gen.log" 2>&1
   echo "generated pairs: $(grep -c 'parity bit-identical' "$out/parity_gen.log") of 18 bit-identical"
   grep -v "parity bit-identical" "$out/parity_gen.log" | cut -c1-200 | head -5
+fi
+
+if [ "$mode" = oclfloat ]; then
+  rm -f "$out/cmake.log" "$out/build.log"
+  ctest --test-dir $b -R "fixtures_decompress" >/dev/null 2>&1
+  fx=$b/fixtures
+  $b/tests/test_soft_f64 device > "$out/selftest.log" 2>&1
+  echo "test_soft_f64 device exit $?: $(tail -1 "$out/selftest.log")"
+  feats=(-m version=vmaf_float_v0.6.1 --feature float_vif=debug=true --feature float_adm=debug=true
+         --feature float_vif=vif_kernelscale=2:vif_enhn_gain_limit=1.3:vif_sigma_nsq=0.5
+         --feature float_adm=adm_enhn_gain_limit=1.2:adm_csf_mode=1:adm_bypass_cm=1)
+  s0=$(date +%s.%N)
+  {
+    for f in $(ls $fx/*_ref.y4m | sort); do
+      id=$(basename "$f" _ref.y4m)
+      r=$($cli -r "$f" -d $fx/${id}_dis.y4m "${feats[@]}" --parity opencl -q --threads $jobs 2>&1 | tail -1)
+      echo "$id opencl [vmaf_float_v0.6.1 float_vif float_adm]: $r"
+    done
+    for spec in 1920x1080:420:8 1920x1080:422:10 1920x1080:444:12 3840x2160:420:10 3840x2160:422:12 3840x2160:444:8; do
+      IFS=: read -r size fmt bits <<< "$spec"
+      $b/tools/lockstep-gen -w ${size%x*} -h ${size#*x} -p $fmt -b $bits -n 3 $gen/p_ref.y4m $gen/p_dis.y4m
+      r=$($cli -r $gen/p_ref.y4m -d $gen/p_dis.y4m "${feats[@]}" --parity opencl -q --threads $jobs 2>&1 | tail -1)
+      echo "gen ${size} ${fmt} ${bits}-bit opencl [vmaf_float_v0.6.1 float_vif float_adm]: $r"
+    done
+  } > "$out/parity_oclfloat.log" 2>&1
+  echo "parity runs: $(grep -c 'parity bit-identical' "$out/parity_oclfloat.log") of $(wc -l < "$out/parity_oclfloat.log") bit-identical, $(grep -o '[0-9]* values compared, 0 differ' "$out/parity_oclfloat.log" | awk '{s+=$1} END {print s}') values, $(awk -v a=$s0 -v b=$(date +%s.%N) 'BEGIN { printf "%.1f", b - a }') s"
+  grep -v "parity bit-identical" "$out/parity_oclfloat.log" | cut -c1-200 | head -8
 fi

@@ -4,7 +4,8 @@
  *     magnitudes, overflow and tiny sizes;
  *  2. psnr and psnr_hvs through the public API, one VmafContext on the CPU and one on OpenCL,
  *     over synthetic frames (odd sizes, 8/10/12(/16) bit, 4:2:0/4:2:2/4:4:4/4:0:0, every psnr
- *     option, psnr_hvs with enable_chroma true/false, identical planes, 3840x2160) and over every
+ *     option, psnr_hvs with enable_chroma true/false, identical planes, 3840x2160; float_vif and
+ *     float_adm at every bit depth and odd or refused sizes) and over every
  *     public fixture in the folder given as argv[1]. Every score and aggregate is compared as a
  *     double, by its bits. Refusals must agree too (same error on both contexts).
  *  3. mutation checks: a tree sum, ties without parity, a float threshold, a reciprocal division
@@ -441,6 +442,28 @@ static void test_synthetic(void)
                     run_synthetic("psnr_hvs", hvs_opts[o], hvs_labels[o], fmts[f], depths[b],
                                   sizes[z][0], sizes[z][1], z % 2 ? 5 : 3);
                 }
+    /* float_vif and float_adm: every bit depth (16 bit only here), odd sizes, the sizes the CPU
+     * refuses, identical and inverted frames, some options (their binary64 steps are emulated,
+     * their divisions too with LOCKSTEP_OPENCL_EMULATE_DIV_SQRT=1) */
+    static const char *const fvif_opts[][9] = {
+        { "debug", "true", NULL },
+        { "vif_kernelscale", "0.5", "vif_enhn_gain_limit", "1.3", "vif_sigma_nsq", "0.25", "debug",
+          "true", NULL },
+    };
+    static const char *const fvif_labels[] = { "debug", "ks=0.5+egl=1.3+snsq=0.25" };
+    static const char *const fadm_opts[][7] = {
+        { "debug", "true", NULL },
+        { "adm_enhn_gain_limit", "1.2", "adm_bypass_cm", "1", "debug", "true", NULL },
+    };
+    static const char *const fadm_labels[] = { "debug", "egl=1.2+bypass_cm" };
+    for (unsigned b = 0; b < 4; b++)
+        for (unsigned z = 0; z < 6; z++) {
+            const unsigned o = (b + z) % 2;
+            run_synthetic("float_vif", fvif_opts[o], fvif_labels[o], fmts[(b + z) % 4], depths[b],
+                          sizes[z][0], sizes[z][1], 4);
+            run_synthetic("float_adm", fadm_opts[o], fadm_labels[o], fmts[(b + z + 1) % 4],
+                          depths[b], sizes[z][0], sizes[z][1], 4);
+        }
     /* long float chains: every frame of 4K has 16 million terms per plane sum */
     run_synthetic("psnr_hvs", hvs_opts[0], hvs_labels[0], VMAF_PIX_FMT_YUV420P, 8, 3840, 2160, 2);
     run_synthetic("psnr_hvs", hvs_opts[0], hvs_labels[0], VMAF_PIX_FMT_YUV444P, 12, 1920, 1080, 1);

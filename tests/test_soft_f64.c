@@ -6,8 +6,8 @@
  *     half ulp of a, products of two odd 27-bit significands), on cancellations (a - a, a -
  *     nextafter(a)) and on signed zeros;
  *   - int64 -> binary64 (every bit length, ties, INT64_MIN), binary64 -> int64 (truncation),
- *     float -> binary64 (subnormal floats too), binary64 -> float (ties too), and the comparisons
- *     < and <=.
+ *     float -> binary64 (subnormal floats too), binary64 -> float (ties too, binary32's subnormal
+ *     results and their ties, overflow to inf), and the comparisons < and <=.
  *   test_soft_f64 host     the header compiled as C
  *   test_soft_f64 device   the same header compiled as OpenCL C on the OpenCL device (exit 77
  *                          without one: "SKIP: ..."), results compared with this CPU's double
@@ -168,6 +168,20 @@ static void make_cases(int op, uint64_t *a, uint64_t *b, size_t n)
                 u = (u & ~(((uint64_t)1 << 29) - 1)) | ((uint64_t)1 << 28);
             if (kind == 2)
                 u = bits((double)(int32_t)rnd64() + 0.5);
+            if (kind == 3 || kind == 4) { /* binary32's subnormal grid and below: 2^-180..2^-126 */
+                /* k binades below the smallest normal: 29 + k significand bits are dropped */
+                const unsigned k = (unsigned)(rnd64() % (kind == 4 ? 23 : 55));
+                u = (rnd64() & ((uint64_t)1 << 63)) | ((uint64_t)(1023 - 126 - k) << 52) |
+                    (rnd64() & LS_SD_FRAC_MASK);
+                if (kind == 4) /* a tie on that grid: the dropped bits 1000... */
+                    u = (u & ~(((uint64_t)1 << (29 + k)) - 1)) | ((uint64_t)1 << (28 + k));
+            }
+            if (kind == 5) /* beyond binary32's range, and the rounding into it: 2^127..2^200 */
+                u = (rnd64() & ((uint64_t)1 << 63)) | ((uint64_t)(1023 + 127 + rnd64() % 74) << 52) |
+                    (rnd64() & LS_SD_FRAC_MASK);
+            if (kind == 6) /* just below FLT_MAX: 0x1.fffffe...p127 rounds up to inf or not */
+                u = ((uint64_t)(1023 + 127) << 52) | (LS_SD_FRAC_MASK & ~(((uint64_t)1 << 27) - 1)) |
+                    (rnd64() & (((uint64_t)1 << 29) - 1));
             a[i] = u;
             b[i] = 0;
             continue;

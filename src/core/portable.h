@@ -33,6 +33,15 @@
 #endif
 #endif
 
+/* The address space of a pointer to an LS_CONSTANT table (OpenCL C: __constant; elsewhere none). */
+#ifndef LS_CONSTANT_SPACE
+#if defined(LS_OPENCL_C)
+#define LS_CONSTANT_SPACE __constant
+#else
+#define LS_CONSTANT_SPACE
+#endif
+#endif
+
 /* Address spaces of pointer parameters in OpenCL C 1.2 (which has no generic address space). */
 #ifndef LS_GLOBAL
 #if defined(LS_OPENCL_C)

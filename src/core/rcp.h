@@ -59,8 +59,15 @@ LS_HD static inline float ls_rcp_scale(ls_u32 u, ls_u32 entry)
     return ls_bits_float(sign | ((ls_u32)re << 23) | (entry & 0x7fffffu));
 }
 
+/* The table's address space: global memory unless the includer says otherwise (the OpenCL
+ * float_adm twin holds it in __constant). */
+#ifndef LS_RCP_TABLE_SPACE
+#define LS_RCP_TABLE_SPACE LS_GLOBAL
+#endif
+
 /* The approximation from a table of 2^bits float bits (as ls_rcp_table fills it). */
-LS_HD static inline float ls_rcp_from_table(float x, LS_GLOBAL const ls_u32 *table, unsigned bits)
+LS_HD static inline float ls_rcp_from_table(float x, LS_RCP_TABLE_SPACE const ls_u32 *table,
+                                            unsigned bits)
 {
     const ls_u32 u = ls_float_bits(x);
     return ls_rcp_scale(u, table[(u & 0x7fffffu) >> (23 - bits)]);

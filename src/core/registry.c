@@ -65,6 +65,8 @@ const LsExtractor *const ls_extractors[] = {
     &ls_fex_float_motion_opencl,
     &ls_fex_ssim_opencl,
     &ls_fex_float_ssim_opencl,
+    &ls_fex_float_vif_opencl,
+    &ls_fex_float_adm_opencl,
 #endif
     NULL,
 };

@@ -7,8 +7,10 @@
  *   - OpenCL C: ls_f64 is the binary64's bits in a ulong and every ls_f64_* is the correctly
  *     rounded (round to nearest, ties to even) integer emulation below, ls_sd_*.
  *
- * Domain of the emulation: zero and normal numbers, results in the normal range. Underflow to
- * subnormals, overflow, infinities and NaN are not produced (the callers' operands are integers
+ * Domain of the emulation: zero and normal numbers, results in the normal range (ls_sd_to_f32
+ * also rounds to binary32's subnormals and overflows to inf, as C's conversion does: float_adm's
+ * and float_vif's conversions can meet both). Underflow to binary64 subnormals, overflow,
+ * infinities and NaN are not produced (the callers' operands are integers
  * below 2^63, floats of such integers, their squares and products, scaled by powers of two near
  * 1: magnitudes between 2^-80 and 2^200, far from both ends of binary64's range), and the test
  * (tests/test_soft_f64.c) checks every operation against the host's double on random operands
@@ -92,18 +94,29 @@ LS_HD static inline ls_u64 ls_sd_from_f32(float f)
     return sign | ((ls_u64)(e - 127 + 1023) << 52) | (frac << 29);
 }
 
-/* The binary32 nearest to a (ties to even), for a zero or in binary32's normal range. */
+/* The binary32 nearest to a (ties to even), for a zero or a normal binary64: results below
+ * binary32's normal range round on its subnormal grid (to +-0 below half the smallest), results
+ * beyond it are +-inf, as C's conversion does. */
 LS_HD static inline float ls_sd_to_f32(ls_u64 a)
 {
     const ls_u32 sign = (ls_u32)(a >> 32) & 0x80000000u;
     if (ls_sd_is_zero(a))
         return ls_bits_float(sign);
     const int e = ls_sd_exp(a) - 1023 + 127; /* binary32 biased exponent */
-    const ls_u64 sig = ls_sd_sig(a), rest = sig & (((ls_u64)1 << 29) - 1);
-    ls_u32 m = (ls_u32)(sig >> 29); /* 24 bits, the hidden one at bit 23 */
-    if (rest > ((ls_u64)1 << 28) || (rest == ((ls_u64)1 << 28) && (m & 1)))
+    /* bits of the 53-bit significand that fall below the result's last place: 29 for a normal
+     * result, more on the subnormal grid (e <= 0), all of them below half the smallest */
+    const int drop = e > 0 ? 29 : (29 + 1 - e > 54 ? 54 : 29 + 1 - e);
+    const ls_u64 sig = ls_sd_sig(a), rest = sig & (((ls_u64)1 << drop) - 1);
+    const ls_u64 halfway = (ls_u64)1 << (drop - 1);
+    ls_u32 m = (ls_u32)(sig >> drop); /* normal: 24 bits, the hidden one at bit 23 */
+    if (rest > halfway || (rest == halfway && (m & 1)))
         m++;
-    /* as in ls_sd_round_pack, a carry out of the significand moves to the next binade */
+    if (e <= 0) /* subnormal; m = 2^23 is the smallest normal, encoded the same way */
+        return ls_bits_float(sign | m);
+    if (e > 254)
+        return ls_bits_float(sign | 0x7f800000u);
+    /* as in ls_sd_round_pack, a carry out of the significand moves to the next binade (and from
+     * the largest binade to inf) */
     return ls_bits_float(sign | ((((ls_u32)(e - 1)) << 23) + m));
 }
 

@@ -104,15 +104,22 @@ static int enqueue(LsFex *fex, LsCudaTwin *t, const LsCudaFrame *f, void *result
         err = ls_cuda_twin_launch(t, K_PRE, gx, g->h, 1, T, 1, 1, 0, f, &pre);
     if (!err)
         err = ls_cuda_twin_launch(t, K_ZD, gx, g->h, 1, T, 1, 1, 0, f, &pre);
+    /* the mask is read at the scales' samples only: every other one with the speed-up */
+    pre.mask_step = g->sw[0] != g->w || g->sh[0] != g->h ? 2 : 1;
+    const unsigned mw = (g->w + (unsigned)pre.mask_step - 1) / (unsigned)pre.mask_step;
+    const unsigned mh = (g->h + (unsigned)pre.mask_step - 1) / (unsigned)pre.mask_step;
     if (!err)
-        err = ls_cuda_twin_launch(t, K_MASK, gx, g->h, 1, T, 1, 1, 0, f, &pre);
+        err = ls_cuda_twin_launch(t, K_MASK, (mw + T - 1) / T, mh, 1, T, 1, 1, 0, f, &pre);
     if (!err)
         err = ls_cuda_twin_mark(t, f);
     /* scale k reads the previous scale's filtered picture every other sample, or (scale 0) the
-     * working picture, every other sample with the speed-up */
+     * working picture, every other sample with the speed-up; the mode filters run in scale
+     * order, then the c-values of every scale in one launch */
+    LsCambiCArgs cv = { .result = cs->result, .thr = s->thr, .pad = g->window >> 1,
+                        .n_values = p->n_values };
     CUdeviceptr src = cs->img;
     unsigned src_w = g->w, w = g->w, h = g->h;
-    int mask_step = 1;
+    int mask_step = 1, blocks = 0;
     for (int k = 0; k < LS_CAMBI_NUM_SCALES && !err; k++) {
         int step = 1;
         if (g->sw[k] != w || g->sh[k] != h) {
@@ -123,21 +130,27 @@ static int enqueue(LsFex *fex, LsCudaTwin *t, const LsCudaFrame *f, void *result
         }
         LsCambiScaleArgs sc = {
             .src = src, .mask0 = cs->mask, .filtered = cs->filtered[k], .mv = cs->mv[k],
-            .c = cs->c[k], .result = cs->result, .thr = s->thr, .src_w = (int32_t)src_w,
-            .step = step, .mask_w = (int32_t)g->w, .mask_step = mask_step, .w = (int32_t)w,
-            .h = (int32_t)h, .pad = g->window >> 1, .scale = k, .n_values = p->n_values,
+            .thr = s->thr, .src_w = (int32_t)src_w, .step = step, .mask_w = (int32_t)g->w,
+            .mask_step = mask_step, .w = (int32_t)w, .h = (int32_t)h,
         };
         err = ls_cuda_twin_launch(t, K_MODE, (w + T - 1) / T, h, 1, T, 1, 1, 0, f, &sc);
-        if (!err && p->n_values > 0)
-            err = ls_cuda_twin_launch(t, K_C, (w + LS_CAMBI_COLS - 1) / LS_CAMBI_COLS,
-                                      (h + LS_CAMBI_STRIP - 1) / LS_CAMBI_STRIP, 1, LS_CAMBI_COLS,
-                                      1, 1, p->shared_bytes, f, &sc);
-        else if (!err) /* no value can have a c-value: all zero */
+        if (!err && p->n_values <= 0) /* no value can have a c-value: all zero */
             err = CHECK_CU(cu, cuMemsetD8Async(cs->c[k], 0, (size_t)w * h * sizeof(float),
                                                f->stream));
+        cv.mv[k] = cs->mv[k];
+        cv.c[k] = cs->c[k];
+        cv.w[k] = (int32_t)w;
+        cv.h[k] = (int32_t)h;
+        cv.gx[k] = (int32_t)((w + LS_CAMBI_COLS - 1) / LS_CAMBI_COLS);
+        cv.block0[k] = blocks;
+        blocks += cv.gx[k] * (int32_t)((h + LS_CAMBI_STRIP - 1) / LS_CAMBI_STRIP);
         src = cs->filtered[k];
         src_w = w;
     }
+    cv.block0[LS_CAMBI_NUM_SCALES] = blocks;
+    if (!err && p->n_values > 0)
+        err = ls_cuda_twin_launch(t, K_C, (unsigned)blocks, 1, 1, LS_CAMBI_COLS, 1, 1,
+                                  p->shared_bytes, f, &cv);
     if (!err)
         err = CHECK_CU(cu, cuMemcpyDtoHAsync(result, cs->result, sizeof(LsCambiResult),
                                              f->stream));

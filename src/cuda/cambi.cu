@@ -65,11 +65,13 @@ ls_cambi_zero_derivatives(const __grid_constant__ LsCambiPreArgs a)
         (uint8_t)ls_cambi_zero_derivative(row, below, j, a.w);
 }
 
-/* The 7x7 count of zero derivatives (rows and columns outside the picture count 0). */
+/* The 7x7 count of zero derivatives (rows and columns outside the picture count 0), where a
+ * scale reads it. */
 extern "C" __global__ void __launch_bounds__(LS_CAMBI_THREADS)
 ls_cambi_mask(const __grid_constant__ LsCambiPreArgs a)
 {
-    const int j = (int)(blockIdx.x * blockDim.x + threadIdx.x), i = (int)blockIdx.y;
+    const int j = (int)(blockIdx.x * blockDim.x + threadIdx.x) * a.mask_step;
+    const int i = (int)blockIdx.y * a.mask_step;
     if (j >= a.w)
         return;
     const int R = LS_CAMBI_MASK_RADIUS;
@@ -117,25 +119,36 @@ ls_cambi_mode_filter(const __grid_constant__ LsCambiScaleArgs a)
 }
 
 /* Row r's masked values in columns [j - pad, j + pad] enter (sign 1) or leave (-1) the
- * histogram column of this thread, one update per run of equal values. */
-static __device__ __forceinline__ void window_row(const LsCambiScaleArgs &a, uint16_t *hist,
-                                                  int r, int j, int sign)
+ * histogram column of this thread, one update per run of equal values. The samples are loaded
+ * ROW_CHUNK at a time, so that their loads are in flight together. */
+#define ROW_CHUNK 16
+static __device__ __forceinline__ void window_row(const LsCambiCArgs &a, const uint16_t *mv,
+                                                  int w, uint16_t *hist, int r, int j, int sign)
 {
-    const uint16_t *row = (const uint16_t *)a.mv + (size_t)r * (unsigned)a.w;
-    const int c0 = j - a.pad < 0 ? 0 : j - a.pad, c1 = j + a.pad > a.w - 1 ? a.w - 1 : j + a.pad;
+    const uint16_t *row = mv + (size_t)r * (unsigned)w;
+    const int c0 = j - a.pad < 0 ? 0 : j - a.pad, c1 = j + a.pad > w - 1 ? w - 1 : j + a.pad;
     const int base = a.thr.lo - a.thr.n_diffs;
     int prev = (int)LS_CAMBI_UNMASKED, run = 0;
-    for (int c = c0; c <= c1; c++) {
-        const int u = row[c];
-        if (u != prev) {
-            if (prev != (int)LS_CAMBI_UNMASKED) {
-                uint16_t *h = hist + (prev - base) * LS_CAMBI_COLS;
-                *h = (uint16_t)(*h + sign * run);
+    for (int c = c0; c <= c1; c += ROW_CHUNK) {
+        int v[ROW_CHUNK];
+#pragma unroll
+        for (int q = 0; q < ROW_CHUNK; q++)
+            v[q] = c + q <= c1 ? (int)row[c + q] : -1; /* -1: past the window */
+#pragma unroll
+        for (int q = 0; q < ROW_CHUNK; q++) {
+            const int u = v[q];
+            if (u < 0)
+                break;
+            if (u != prev) {
+                if (prev != (int)LS_CAMBI_UNMASKED) {
+                    uint16_t *h = hist + (prev - base) * LS_CAMBI_COLS;
+                    *h = (uint16_t)(*h + sign * run);
+                }
+                prev = u;
+                run = 0;
             }
-            prev = u;
-            run = 0;
+            run++;
         }
-        run++;
     }
     if (prev != (int)LS_CAMBI_UNMASKED) {
         uint16_t *h = hist + (prev - base) * LS_CAMBI_COLS;
@@ -143,37 +156,45 @@ static __device__ __forceinline__ void window_row(const LsCambiScaleArgs &a, uin
     }
 }
 
+/* Block b is a strip of LS_CAMBI_COLS columns and up to LS_CAMBI_STRIP rows of the scale whose
+ * blocks include b (all scales in one launch: the small scales' strips run beside the large
+ * ones' instead of one scale after another). */
 extern "C" __global__ void __launch_bounds__(LS_CAMBI_COLS)
-ls_cambi_c_values(const __grid_constant__ LsCambiScaleArgs a)
+ls_cambi_c_values(const __grid_constant__ LsCambiCArgs a)
 {
     extern __shared__ uint16_t hist_all[];
-    const int t = (int)threadIdx.x, j = (int)(blockIdx.x * LS_CAMBI_COLS) + t;
-    const int i0 = (int)(blockIdx.y * LS_CAMBI_STRIP);
-    const int i1 = i0 + (int)LS_CAMBI_STRIP < a.h ? i0 + (int)LS_CAMBI_STRIP : a.h;
+    int k = 0;
+    while (k + 1 < LS_CAMBI_NUM_SCALES && (int)blockIdx.x >= a.block0[k + 1])
+        k++;
+    const int b = (int)blockIdx.x - a.block0[k], w = a.w[k], h = a.h[k];
+    const uint16_t *mv = (const uint16_t *)a.mv[k];
+    const int t = (int)threadIdx.x, j = (b % a.gx[k]) * (int)LS_CAMBI_COLS + t;
+    const int i0 = (b / a.gx[k]) * (int)LS_CAMBI_STRIP;
+    const int i1 = i0 + (int)LS_CAMBI_STRIP < h ? i0 + (int)LS_CAMBI_STRIP : h;
     uint16_t *hist = hist_all + t;
     unsigned long long total = 0, bits = 0;
     unsigned nonzero = 0, odd = 0;
-    if (j < a.w) {
+    if (j < w) {
         for (int u = 0; u < a.n_values; u++)
             hist[u * LS_CAMBI_COLS] = 0;
         /* the window of row i is rows [i - pad, i + pad]: rows up to i0 + pad - 1 first */
-        for (int r = i0 - a.pad < 0 ? 0 : i0 - a.pad; r < i0 + a.pad && r < a.h; r++)
-            window_row(a, hist, r, j, 1);
+        for (int r = i0 - a.pad < 0 ? 0 : i0 - a.pad; r < i0 + a.pad && r < h; r++)
+            window_row(a, mv, w, hist, r, j, 1);
         const int nd = a.thr.n_diffs, base = a.thr.lo - nd;
         for (int i = i0; i < i1; i++) {
-            if (i + a.pad < a.h)
-                window_row(a, hist, i + a.pad, j, 1);
-            const size_t o = (size_t)i * (unsigned)a.w + (unsigned)j;
-            const int v = ((const uint16_t *)a.mv)[o];
+            if (i + a.pad < h)
+                window_row(a, mv, w, hist, i + a.pad, j, 1);
+            const size_t o = (size_t)i * (unsigned)w + (unsigned)j;
+            const int v = mv[o];
             float c = 0.0f;
             if (v != (int)LS_CAMBI_UNMASKED) {
                 int cnt[2 * LS_CAMBI_MAX_DIFFS + 1];
-                const uint16_t *h = hist + (v - base) * LS_CAMBI_COLS;
+                const uint16_t *hv = hist + (v - base) * LS_CAMBI_COLS;
                 for (int d = -nd; d <= nd; d++)
-                    cnt[nd + d] = h[d * (int)LS_CAMBI_COLS];
+                    cnt[nd + d] = hv[d * (int)LS_CAMBI_COLS];
                 c = ls_cambi_c_value(&a.thr, v, cnt + nd);
             }
-            ((float *)a.c)[o] = c;
+            ((float *)a.c[k])[o] = c;
             ls_u64 f = 0;
             switch (ls_cambi_sum_units(c, &f)) {
             case 0: break;
@@ -185,7 +206,7 @@ ls_cambi_c_values(const __grid_constant__ LsCambiScaleArgs a)
             default: odd++; break;
             }
             if (i - a.pad >= 0)
-                window_row(a, hist, i - a.pad, j, -1);
+                window_row(a, mv, w, hist, i - a.pad, j, -1);
         }
     }
     for (unsigned d = 16; d; d >>= 1) {
@@ -196,9 +217,9 @@ ls_cambi_c_values(const __grid_constant__ LsCambiScaleArgs a)
     }
     if (t == 0) {
         LsCambiResult *r = (LsCambiResult *)a.result;
-        atomicAdd((unsigned long long *)&r->total[a.scale], total);
-        atomicOr((unsigned long long *)&r->bits[a.scale], bits);
-        atomicAdd(&r->nonzero[a.scale], nonzero);
-        atomicAdd(&r->odd[a.scale], odd);
+        atomicAdd((unsigned long long *)&r->total[k], total);
+        atomicOr((unsigned long long *)&r->bits[k], bits);
+        atomicAdd(&r->nonzero[k], nonzero);
+        atomicAdd(&r->odd[k], odd);
     }
 }

@@ -27,18 +27,31 @@ typedef struct LsCambiPreArgs {
     uint64_t img, z, mask; /* w x h: uint16, uint8, uint8 */
     uint64_t result;       /* LsCambiResult: top */
     int32_t in_w, in_h, w, h, bpc, antidither, mask_index;
+    int32_t mask_step;     /* the mask is computed where the scales read it: every mask_step-th
+                            * sample of every mask_step-th row (2 with the speed-up) */
 } LsCambiPreArgs;
 
-/* One scale: the decimated picture (from src, every `step`-th sample of every `step`-th row), its
- * mode filter (§6.2), the masked values (mask0 sampled every mask_step), then the c-values. */
+/* One scale's mode filter: the decimated picture (from src, every `step`-th sample of every
+ * `step`-th row), its mode filter (§6.2), and the masked values (mask0 sampled every
+ * mask_step). */
 typedef struct LsCambiScaleArgs {
     uint64_t src, mask0;   /* src: uint16, rows of src_w; mask0: uint8, rows of mask_w */
     uint64_t filtered, mv; /* w x h uint16 */
-    uint64_t c;            /* w x h float */
-    uint64_t result;       /* LsCambiResult */
     LsCambiThresholds thr;
     int32_t src_w, step, mask_w, mask_step;
-    int32_t w, h, pad, scale, n_values; /* n_values: histogram rows, values lo - n_diffs .. */
+    int32_t w, h;
 } LsCambiScaleArgs;
+
+/* The c-values of every scale in one launch: scale k's strips are blocks block0[k] ..
+ * block0[k + 1] - 1, gx[k] strips of LS_CAMBI_COLS columns side by side. */
+typedef struct LsCambiCArgs {
+    uint64_t mv[LS_CAMBI_NUM_SCALES]; /* w x h uint16 */
+    uint64_t c[LS_CAMBI_NUM_SCALES];  /* w x h float */
+    uint64_t result;                  /* LsCambiResult */
+    LsCambiThresholds thr;
+    int32_t w[LS_CAMBI_NUM_SCALES], h[LS_CAMBI_NUM_SCALES], gx[LS_CAMBI_NUM_SCALES];
+    int32_t block0[LS_CAMBI_NUM_SCALES + 1];
+    int32_t pad, n_values; /* n_values: histogram rows, values lo - n_diffs .. */
+} LsCambiCArgs;
 
 #endif

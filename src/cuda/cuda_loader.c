@@ -60,6 +60,7 @@ static void load_api(void)
         SYM(cuStreamDestroy, "cuStreamDestroy_v2"),
         SYM(cuStreamSynchronize, "cuStreamSynchronize"),
         SYM(cuStreamWaitEvent, "cuStreamWaitEvent"),
+        SYM(cuLaunchHostFunc, "cuLaunchHostFunc"),
         SYM(cuEventCreate, "cuEventCreate"),
         SYM(cuEventDestroy, "cuEventDestroy_v2"),
         SYM(cuEventRecord, "cuEventRecord"),

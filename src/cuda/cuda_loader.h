@@ -16,6 +16,7 @@ typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
+typedef void (*CUhostFn)(void *user_data);
 
 #define LS_CU_DEVICE_ATTRIBUTE_CC_MAJOR 75
 #define LS_CU_DEVICE_ATTRIBUTE_CC_MINOR 76
@@ -60,6 +61,8 @@ typedef struct LsCudaApi {
     CUresult (*cuStreamDestroy)(CUstream s);
     CUresult (*cuStreamSynchronize)(CUstream s);
     CUresult (*cuStreamWaitEvent)(CUstream s, CUevent e, unsigned flags);
+    /* fn runs on a driver thread once the stream's earlier work is done; it must not call CUDA */
+    CUresult (*cuLaunchHostFunc)(CUstream s, CUhostFn fn, void *user_data);
     CUresult (*cuEventCreate)(CUevent *e, unsigned flags);
     CUresult (*cuEventDestroy)(CUevent e);
     CUresult (*cuEventRecord)(CUevent e, CUstream s);

@@ -5,8 +5,6 @@
 
 #include <stdint.h>
 
-#include "feature/float_vif_taps.h" /* LS_FLOAT_VIF_MAX_TAPS */
-
 #define LS_FLOAT_THREADS 256u
 #define LS_ROW_CHAIN_WARPS 4u /* warps per block of the row sums, 32 rows each */
 #define LS_ROW_CHAIN_MAX_SEQ 9
@@ -22,12 +20,11 @@ typedef struct LsRowChainArgs {
     uint32_t stride, stride_rows, c0, c1, r0, r1, n_seq;
 } LsRowChainArgs;
 
-/* float_vif: the vertical pass of one scale: V[q] = taps over rows (reflect-101) of the filter
- * inputs (q = x, y and, with `products`, x*x, y*y, x*y), into planes of w x h. */
+/* float_vif: the vertical pass of one scale (the window of n_taps, float_vif_taps.h): V[q] = taps
+ * over rows (reflect-101) of the filter inputs (q = x, y and, with `products`, x*x, y*y, x*y), into planes of w x h. */
 typedef struct LsFloatVifVerticalArgs {
     uint64_t src[2];           /* samples (bpc 8: bytes, else uint16) or, bpc 0, float planes */
     uint64_t v[5];             /* float planes */
-    float taps[LS_FLOAT_VIF_MAX_TAPS];
     uint32_t w, h, bpc, n_taps, products;
 } LsFloatVifVerticalArgs;
 
@@ -35,7 +32,6 @@ typedef struct LsFloatVifVerticalArgs {
 typedef struct LsFloatVifStatArgs {
     uint64_t v[5];
     uint64_t num, den;         /* float planes */
-    float taps[LS_FLOAT_VIF_MAX_TAPS];
     double sigma_nsq;
     float gain_limit, sigma_max_inv;
     uint32_t w, h, n_taps;
@@ -45,7 +41,6 @@ typedef struct LsFloatVifStatArgs {
  * vertical pass at even rows, the horizontal pass at even columns. */
 typedef struct LsFloatVifDecimateArgs {
     uint64_t src[2], dst[2];
-    float taps[LS_FLOAT_VIF_MAX_TAPS];
     uint32_t w, h, bpc, n_taps;
 } LsFloatVifDecimateArgs;
 

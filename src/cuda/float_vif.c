@@ -74,8 +74,6 @@ static int enqueue(LsFex *fex, LsCudaTwin *t, const LsCudaFrame *f, void *result
                                       .n_taps = n_taps };
             for (unsigned q = 0; q < 5; q++)
                 va.v[q] = sa.v[q] = p->v[k][q];
-            memcpy(va.taps, s->taps[l], n_taps * sizeof(float));
-            memcpy(sa.taps, s->taps[l], n_taps * sizeof(float));
             err = ls_cuda_twin_launch(t, K_VERTICAL, (w + th - 1) / th, h, 1, th, 1, 1, 0, f, &va);
             if (!err)
                 err = ls_cuda_twin_launch(t, K_STAT, (w + th - 1) / th, h, 1, th, 1, 1, 0, f, &sa);
@@ -96,7 +94,6 @@ static int enqueue(LsFex *fex, LsCudaTwin *t, const LsCudaFrame *f, void *result
         LsFloatVifDecimateArgs da = { .src = { src[0], src[1] },
                                       .dst = { p->level[k][l + 1][0], p->level[k][l + 1][1] },
                                       .w = w, .h = h, .bpc = bpc, .n_taps = n_next };
-        memcpy(da.taps, s->taps[l + 1], n_next * sizeof(float));
         if (h / 2)
             err = ls_cuda_twin_launch(t, K_DECIMATE, (w / 2 + th - 1) / th, h / 2, 2, th, 1, 1, 0,
                                       f, &da);

@@ -1,7 +1,10 @@
 /* speed_chroma and speed_temporal on CUDA: the twins of ls_fex_speed_chroma and
  * ls_fex_speed_temporal. The device runs every residual from the samples to its eigenvalues and
  * block variances (speed.cu); the entropies, the plane scores and the outputs, which call glibc's
- * log2, are the CPU's own functions on those per-frame values. A resampling method other than
+ * log2, are the CPU's own functions on those per-frame values. The entropies and plane scores
+ * (25 log2 a block and residual) run on the driver's host-function thread as soon as a frame's
+ * values are back (cuLaunchHostFunc on a side stream), not on the thread that reads and submits
+ * the frames; collect only writes the outputs. A resampling method other than
  * bilinear (with a speed_prescale away from 1) stays on the CPU: init says -ENOTSUP. */
 #include <errno.h>
 #include <stddef.h>
@@ -21,6 +24,17 @@ static const char *const kernel_names[K_COUNT] = {
     "ls_speed_covariance", "ls_speed_linalg",     "ls_speed_variance",
 };
 
+struct SpeedDevice;
+
+/* One slot's plane scores, computed on the driver's host-function thread. */
+typedef struct SpeedScore {
+    const struct SpeedDevice *d;
+    const void *result; /* the slot's pinned results */
+    float score[2];
+    bool err[2];
+    float *ent[2];      /* the entropies of one plane pair */
+} SpeedScore;
+
 /* What both twins keep besides their CPU state. */
 typedef struct SpeedDevice {
     const LsSpeedParams *params;
@@ -32,7 +46,13 @@ typedef struct SpeedDevice {
     CUdeviceptr K[LS_CUDA_SLOTS][LS_SPEED_MAX_JOBS], Y[LS_CUDA_SLOTS][LS_SPEED_MAX_JOBS];
     CUdeviceptr T[LS_CUDA_SLOTS][LS_SPEED_MAX_JOBS], X[LS_CUDA_SLOTS][LS_SPEED_MAX_JOBS];
     CUdeviceptr res[LS_CUDA_SLOTS];
-    float *ent[2]; /* host: the entropies of one plane pair */
+    unsigned n_pairs; /* plane pairs scored: jobs 2 j and 2 j + 1 */
+    SpeedScore job[LS_CUDA_SLOTS];
+    /* the scoring of each slot's frame: a side stream after the results' copy, and its end */
+    LsCudaDevice own; /* the context's handle for these, released at teardown */
+    int own_open;
+    CUstream side[LS_CUDA_SLOTS];
+    CUevent ready[LS_CUDA_SLOTS], scored[LS_CUDA_SLOTS];
 } SpeedDevice;
 
 static size_t result_bytes(const LsSpeedGeometry *g)
@@ -51,7 +71,7 @@ static int device_check(LsFex *fex, const char *name, const LsSpeedParams *p,
     return 0;
 }
 
-static int device_setup(SpeedDevice *d, LsCudaTwin *t)
+static int device_setup(SpeedDevice *d, LsCudaTwin *t, int gpu_index)
 {
     const LsSpeedGeometry *g = d->geom;
     const size_t vert = (size_t)g->hd * g->ws * sizeof(float);
@@ -99,8 +119,18 @@ static int device_setup(SpeedDevice *d, LsCudaTwin *t)
                 err = ls_cuda_twin_alloc(t, &base, off);
         }
     }
+    char why[256];
+    if (!err && !(err = ls_cuda_device_open(&d->own, gpu_index, why, sizeof(why))))
+        d->own_open = 1;
+    const LsCudaApi *cu = t->dev.cu;
+    for (unsigned s = 0; s < LS_CUDA_SLOTS && !err; s++)
+        if (!(err = CHECK_CU(cu, cuStreamCreate(&d->side[s], LS_CU_STREAM_NON_BLOCKING))) &&
+            !(err = CHECK_CU(cu, cuEventCreate(&d->ready[s], LS_CU_EVENT_DISABLE_TIMING))))
+            err = CHECK_CU(cu, cuEventCreate(&d->scored[s], LS_CU_EVENT_DISABLE_TIMING));
     return err;
 }
+
+static void score_on_host(void *job);
 
 /* Launches the jobs of frame f whose samples are a[j] (minus b[j] where not 0), planes of
  * `stride` samples per row, and the copy of the results. */
@@ -146,19 +176,30 @@ static int device_enqueue(SpeedDevice *d, LsCudaTwin *t, const LsCudaFrame *f,
     if (!err)
         err = ls_cuda_twin_mark(t, f);
     if (!err)
-        err = ls_cuda_twin_launch(t, K_COV, nj, 1, 1, LS_SPEED_COV_THREADS, 1, 1, 0, f, &st);
+        err = ls_cuda_twin_launch(t, K_COV, LS_SPEED_COV_BLOCKS, nj, 1, LS_SPEED_COV_THREADS, 1, 1, 0,
+                                  f, &st);
     if (!err)
         err = ls_cuda_twin_launch(t, K_LINALG, nj, 2, 1, LS_SPEED_SOLVE_THREADS, 1, 1, 0, f, &st);
     if (!err)
         err = ls_cuda_twin_launch(t, K_VAR, (g->nb + T - 1) / T, nj, 1, T, 1, 1, 0, f, &st);
+    const LsCudaApi *cu = t->dev.cu;
     if (!err)
-        err = CHECK_CU(t->dev.cu, cuMemcpyDtoHAsync(result, d->res[s], result_bytes(g),
-                                                    f->stream));
+        err = CHECK_CU(cu, cuMemcpyDtoHAsync(result, d->res[s], result_bytes(g), f->stream));
+    d->job[s].result = result;
+    if (!err)
+        err = CHECK_CU(cu, cuEventRecord(d->ready[s], f->stream));
+    if (!err)
+        err = CHECK_CU(cu, cuStreamWaitEvent(d->side[s], d->ready[s], 0));
+    if (!err)
+        err = CHECK_CU(cu, cuLaunchHostFunc(d->side[s], score_on_host, &d->job[s]));
+    if (!err)
+        err = CHECK_CU(cu, cuEventRecord(d->scored[s], d->side[s]));
     return err;
 }
 
 /* The score of the plane pair of jobs j (reference) and j + 1 (distorted), the CPU's way. */
-static float pair_score(const SpeedDevice *d, const void *result, unsigned j, bool *err)
+static float pair_score(const SpeedDevice *d, const void *result, unsigned j, float *const ent[2],
+                        bool *err)
 {
     const LsSpeedGeometry *g = d->geom;
     const LsSpeedParams *p = d->params;
@@ -172,12 +213,30 @@ static float pair_score(const SpeedDevice *d, const void *result, unsigned j, bo
         memcpy(&singular, h + LS_SPEED_SINGULAR, sizeof(singular));
         st[side].singular = singular != 0;
         st[side].var = (float *)(var + (size_t)(j + side) * g->nb);
-        st[side].ent = d->ent[side];
+        st[side].ent = ent[side];
         for (unsigned b = 0; b < g->nb; b++)
             st[side].ent[b] = ls_speed_entropy(st[side].lambda, st[side].var[b], p->sigma_nn);
     }
     *err = st[0].singular || st[1].singular;
     return ls_speed_plane_score(&st[0], &st[1], g->nb, p->mode, p->sigma_nn, p->nn_floor);
+}
+
+static void score_on_host(void *job)
+{
+    SpeedScore *sc = job;
+    for (unsigned pl = 0; pl < sc->d->n_pairs; pl++)
+        sc->score[pl] = pair_score(sc->d, sc->result, 2 * pl, sc->ent, &sc->err[pl]);
+}
+
+/* The scores of the frame whose results are `result` (a slot's), once its host function ran. */
+static const SpeedScore *device_scores(SpeedDevice *d, const LsCudaTwin *t, const void *result,
+                                       int *err)
+{
+    unsigned s = 0;
+    while (s + 1 < LS_CUDA_SLOTS && t->slot[s].result != result)
+        s++;
+    *err = CHECK_CU(t->dev.cu, cuEventSynchronize(d->scored[s]));
+    return &d->job[s];
 }
 
 static int device_init(SpeedDevice *d, const LsSpeedParams *p, const LsSpeedGeometry *g,
@@ -187,17 +246,44 @@ static int device_init(SpeedDevice *d, const LsSpeedParams *p, const LsSpeedGeom
     d->params = p;
     d->geom = g;
     d->n_jobs = n_jobs;
-    for (int side = 0; side < 2; side++)
-        if (!(d->ent[side] = malloc((g->nb ? g->nb : 1) * sizeof(float))))
-            return -ENOMEM;
+    d->n_pairs = n_jobs / 2;
+    for (unsigned s = 0; s < LS_CUDA_SLOTS; s++) {
+        d->job[s].d = d;
+        for (int side = 0; side < 2; side++)
+            if (!(d->job[s].ent[side] = malloc((g->nb ? g->nb : 1) * sizeof(float))))
+                return -ENOMEM;
+    }
     return 0;
 }
 
+/* After the twin's release (every frame done): the side streams and events, then the memory. */
 static void device_free(SpeedDevice *d)
 {
-    free(d->ent[0]);
-    free(d->ent[1]);
-    d->ent[0] = d->ent[1] = NULL;
+    if (d->own_open && !ls_cuda_push(&d->own)) {
+        const LsCudaApi *cu = d->own.cu;
+        for (unsigned s = 0; s < LS_CUDA_SLOTS; s++) {
+            if (d->side[s])
+                CHECK_CU(cu, cuStreamSynchronize(d->side[s]));
+            if (d->scored[s])
+                CHECK_CU(cu, cuEventDestroy(d->scored[s]));
+            if (d->ready[s])
+                CHECK_CU(cu, cuEventDestroy(d->ready[s]));
+            if (d->side[s])
+                CHECK_CU(cu, cuStreamDestroy(d->side[s]));
+        }
+        ls_cuda_pop(&d->own);
+    }
+    if (d->own_open)
+        ls_cuda_device_close(&d->own);
+    d->own_open = 0;
+    for (unsigned s = 0; s < LS_CUDA_SLOTS; s++) {
+        d->side[s] = NULL;
+        d->ready[s] = d->scored[s] = NULL;
+        for (int side = 0; side < 2; side++) {
+            free(d->job[s].ent[side]);
+            d->job[s].ent[side] = NULL;
+        }
+    }
 }
 
 /* ---- speed_chroma ---- */
@@ -213,7 +299,7 @@ typedef struct SpeedChromaCudaPriv {
 static int chroma_setup(LsFex *fex, LsCudaTwin *t)
 {
     SpeedChromaCudaPriv *p = fex->priv;
-    return device_setup(&p->dev, t);
+    return device_setup(&p->dev, t, fex->gpu_index);
 }
 
 static int chroma_enqueue(LsFex *fex, LsCudaTwin *t, const LsCudaFrame *f, void *result)
@@ -229,11 +315,13 @@ static int chroma_enqueue(LsFex *fex, LsCudaTwin *t, const LsCudaFrame *f, void 
 static int chroma_collect(LsFex *fex, const void *result, unsigned index, LsCollector *fc)
 {
     SpeedChromaCudaPriv *p = fex->priv;
-    float s[2];
-    bool err[2];
-    for (unsigned pl = 0; pl < 2; pl++)
-        s[pl] = pair_score(&p->dev, result, 2 * pl, &err[pl]);
-    return ls_speed_chroma_write(&p->state, p->opt.speed_max_val, s, err, index, fc);
+    int err;
+    const SpeedScore *sc = device_scores(&p->dev, &p->twin, result, &err);
+    if (err)
+        return err;
+    float s[2] = { sc->score[0], sc->score[1] };
+    bool bad[2] = { sc->err[0], sc->err[1] };
+    return ls_speed_chroma_write(&p->state, p->opt.speed_max_val, s, bad, index, fc);
 }
 
 static void chroma_teardown(LsFex *fex)
@@ -309,7 +397,7 @@ typedef struct SpeedTemporalCudaPriv {
 static int temporal_setup(LsFex *fex, LsCudaTwin *t)
 {
     SpeedTemporalCudaPriv *p = fex->priv;
-    int err = device_setup(&p->dev, t);
+    int err = device_setup(&p->dev, t, fex->gpu_index);
     for (unsigned i = 0; i < 4 && !err; i++)
         err = ls_cuda_twin_alloc(t, &p->luma[i / 2][i % 2], p->plane_bytes);
     return err;
@@ -344,8 +432,11 @@ static int temporal_collect(LsFex *fex, const void *result, unsigned index, LsCo
     SpeedTemporalCudaPriv *p = fex->priv;
     double score = 0.0;
     if (index > 0) {
-        bool err;
-        score = (double)pair_score(&p->dev, result, 0, &err); /* never capped (§1.2) */
+        int err;
+        const SpeedScore *sc = device_scores(&p->dev, &p->twin, result, &err);
+        if (err)
+            return err;
+        score = (double)sc->score[0]; /* never capped (§1.2) */
     }
     return ls_collector_append(fc, p->state.name, score, index);
 }

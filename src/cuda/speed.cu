@@ -1,10 +1,10 @@
 /* The SpEED twins' kernels (speed_chroma, speed_temporal): the anti-alias filter where the 16x
  * decimation keeps a sample, the local-mean removal, the 25x25 covariance (one thread per entry,
- * each a double chain over the positions in the CPU's row-major order), the eigenvalues (one
- * thread: ls_speed_eigenvalues itself), the explicit Householder QR solve (one thread per matrix
- * entry, each product entry the CPU's k-ascending chain) and the block variances. Every step is
- * a function of feature/speed.h or feature/float_vif.h; the entropies and the score, which call
- * glibc's log2, are the host's. */
+ * each a double chain over the positions in the CPU's row-major order), the eigenvalues (the
+ * tridiagonal reduction by one warp, entry by entry, then the QR iteration on one thread), the
+ * explicit Householder QR solve (one thread per matrix entry, each product entry the CPU's
+ * k-ascending chain) and the block variances. Every step is a function of feature/speed.h or
+ * feature/float_vif.h; the entropies and the score, which call glibc's log2, are the host's. */
 #include <stdint.h>
 
 #include "cuda/speed_cuda.h"
@@ -110,39 +110,61 @@ ls_speed_residual(const __grid_constant__ LsSpeedPixelArgs a)
 
 /* ---- statistics ---- */
 
-/* The 25 means, then K[p][q] = K[q][p] for p >= q (§5.1), one block per job. */
+/* The 25 means, then K[p][q] = K[q][p] for p >= q (§5.1): block (x, job) computes entries
+ * LS_SPEED_COV_THREADS x .. of the job's 325 (each block its own copy of the means). The
+ * positions are walked row by row in segments of LS_SPEED_COV_THREADS: the block stages the
+ * segment's 25 raw samples (for the means) or 25 double deviations (for the entries) in shared
+ * memory, one position per thread, then each thread continues its chain over the segment in
+ * position order. A deviation is one double subtraction of two floats wherever it is computed,
+ * so each chain adds the CPU's terms in the CPU's order. */
 extern "C" __global__ void __launch_bounds__(LS_SPEED_COV_THREADS)
 ls_speed_covariance(const __grid_constant__ LsSpeedStatsArgs a)
 {
     __shared__ float mu[LS_SPEED_NP];
-    const int job = (int)blockIdx.x, t = (int)threadIdx.x;
+    __shared__ double dev[LS_SPEED_NP][LS_SPEED_COV_THREADS + 1];
+    float(*raw)[LS_SPEED_COV_THREADS + 1] = (float(*)[LS_SPEED_COV_THREADS + 1])dev;
+    const int job = (int)blockIdx.y, t = (int)threadIdx.x;
+    const int seg = (int)LS_SPEED_COV_THREADS;
     const float *R = (const float *)a.R[job];
     const unsigned n = (unsigned)a.sw * (unsigned)a.sh;
-    if (t < LS_SPEED_NP) {
-        const float *base = R + (t / LS_SPEED_BLOCK) * a.wd + t % LS_SPEED_BLOCK;
-        float s = 0.0f;
-        for (int i = 0; i < a.sh; i++)
-            for (int j = 0; j < a.sw; j++)
-                s = s + base[i * a.wd + j];
+    float s = 0.0f;
+    for (int i = 0; i < a.sh; i++)
+        for (int j0 = 0; j0 < a.sw; j0 += seg) {
+            const int m = a.sw - j0 < seg ? a.sw - j0 : seg;
+            if (t < m)
+                for (int p = 0; p < LS_SPEED_NP; p++)
+                    raw[p][t] = R[(i + p / LS_SPEED_BLOCK) * a.wd + j0 + t + p % LS_SPEED_BLOCK];
+            __syncthreads();
+            if (t < LS_SPEED_NP)
+                for (int c = 0; c < m; c++)
+                    s = s + raw[t][c];
+            __syncthreads();
+        }
+    if (t < LS_SPEED_NP)
         mu[t] = s / (float)n;
-    }
     __syncthreads();
-    if (t >= LS_SPEED_NP * (LS_SPEED_NP + 1) / 2)
-        return;
+    const int e = (int)(blockIdx.x * LS_SPEED_COV_THREADS) + t;
+    const bool entry = e < LS_SPEED_COV_ENTRIES;
     int p = 0;
-    while ((p + 1) * (p + 2) / 2 <= t)
+    while ((p + 1) * (p + 2) / 2 <= e)
         p++;
-    const int q = t - p * (p + 1) / 2;
-    const float *bp = R + (p / LS_SPEED_BLOCK) * a.wd + p % LS_SPEED_BLOCK;
-    const float *bq = R + (q / LS_SPEED_BLOCK) * a.wd + q % LS_SPEED_BLOCK;
-    const float mp = mu[p], mq = mu[q];
+    const int q = e - p * (p + 1) / 2;
     double acc = 0.0;
     for (int i = 0; i < a.sh; i++)
-        for (int j = 0; j < a.sw; j++) {
-            const int o = i * a.wd + j;
-            acc = ls_speed_cov_step(acc, ls_speed_deviation(bp[o], mp),
-                                    ls_speed_deviation(bq[o], mq));
+        for (int j0 = 0; j0 < a.sw; j0 += seg) {
+            const int m = a.sw - j0 < seg ? a.sw - j0 : seg;
+            if (t < m)
+                for (int r = 0; r < LS_SPEED_NP; r++)
+                    dev[r][t] = ls_speed_deviation(
+                        R[(i + r / LS_SPEED_BLOCK) * a.wd + j0 + t + r % LS_SPEED_BLOCK], mu[r]);
+            __syncthreads();
+            if (entry)
+                for (int c = 0; c < m; c++)
+                    acc = ls_speed_cov_step(acc, dev[p][c], dev[q][c]);
+            __syncthreads();
         }
+    if (!entry)
+        return;
     float(*K)[LS_SPEED_LD] = (float(*)[LS_SPEED_LD])a.K[job];
     const float k = (float)(acc / (double)n);
     K[p][q] = k;
@@ -174,13 +196,49 @@ ls_speed_linalg(const __grid_constant__ LsSpeedStatsArgs a)
     const float(*Kg)[LS_SPEED_LD] = (const float(*)[LS_SPEED_LD])a.K[job];
     float *res = (float *)a.res + job * LS_SPEED_HEADER_FLOATS;
     if (blockIdx.y == 0) {
+        /* the eigenvalues: the reduction to tridiagonal form by one warp, lane a computing row
+         * a of each step's products and updates (the CPU's loops, entry by entry), then the
+         * implicit QR iteration on lane 0 */
+        if (t >= 32)
+            return;
+        const int n = LS_SPEED_NP;
+        for (int idx = t; idx < n * n; idx += 32)
+            Km[idx / n][idx % n] = Kg[idx / n][idx % n];
+        __syncwarp();
+        float *v = Zb[0][0], *x = Zb[0][1], *tau_s = Zb[0][2];
+        const bool row = t < n;
+        for (int i = 0; i < n - 2; i++) {
+            if (t == 0)
+                *tau_s = ls_speed_householder(Km, i, i + 1);
+            __syncwarp();
+            const float tau = *tau_s;
+            if (row && t > i)
+                v[t] = Km[t][i];
+            __syncwarp();
+            if (tau == 0.0f)
+                continue;
+            if (t == 0)
+                v[i + 1] = 1.0f;
+            __syncwarp();
+            const bool mine = row && t > i;
+            if (mine)
+                x[t] = ls_speed_tridiag_x(Km, v, tau, i, t);
+            __syncwarp();
+            const float alpha = ls_speed_tridiag_alpha(x, v, tau, i);
+            __syncwarp();
+            if (mine)
+                x[t] = x[t] + alpha * v[t];
+            __syncwarp();
+            if (mine)
+                for (int c = i + 1; c < n; c++)
+                    Km[t][c] = ls_speed_tridiag_entry(Km[t][c], x, v, t, c);
+            __syncwarp();
+        }
         if (t)
             return;
-        for (int r = 0; r < LS_SPEED_NP; r++)
-            for (int c = 0; c < LS_SPEED_NP; c++)
-                Km[r][c] = Kg[r][c];
-        float lambda[LS_SPEED_NP];
-        ls_speed_eigenvalues(Km, lambda);
+        float d[LS_SPEED_NP], e[LS_SPEED_NP - 1], lambda[LS_SPEED_NP];
+        ls_speed_tridiag_result(Km, d, e);
+        ls_speed_tridiagonal_eigenvalues(d, e, lambda);
         for (int i = 0; i < LS_SPEED_NP; i++)
             res[i] = lambda[i];
         return;

@@ -8,7 +8,11 @@
 
 #define LS_SPEED_MAX_JOBS 4
 #define LS_SPEED_THREADS 128u
-#define LS_SPEED_COV_THREADS 352u   /* 25 means, then 325 covariance entries (p >= q) */
+/* covariance: 325 entries (p >= q), LS_SPEED_COV_THREADS per block, LS_SPEED_COV_BLOCKS blocks
+ * per job; each block stages the deviations of LS_SPEED_COV_THREADS positions at a time */
+#define LS_SPEED_COV_THREADS 128u
+#define LS_SPEED_COV_BLOCKS 3u
+#define LS_SPEED_COV_ENTRIES 325
 #define LS_SPEED_SOLVE_THREADS 640u /* one per 25x25 entry */
 /* result: per job 32 floats (lambda[25], then the singular flag as an int32 at 25 and the
  * pivot test at 26), then per job nb variances */

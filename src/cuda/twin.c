@@ -115,7 +115,7 @@ struct LsCudaFrames {
     unsigned n_pinned;
     int timing;
     unsigned frames, direct_frames;
-    double pack_ms, upload_ms;
+    double pack_ms, upload_ms, idle_ms;
 };
 
 typedef struct FramesArgs {
@@ -139,7 +139,10 @@ static int frames_slot_idle(LsCudaFrames *F, FrameSlot *s)
     const LsCudaApi *cu = F->dev.cu;
     if (!s->valid)
         return 0;
+    const double t0 = F->timing ? now_ms() : 0.0;
     int err = CHECK_CU(cu, cuEventSynchronize(s->uploaded));
+    if (F->timing)
+        F->idle_ms += now_ms() - t0;
     frames_release_slot(s);
     if (!err && s->timed) {
         float ms = 0.0f;
@@ -182,10 +185,10 @@ static void frames_destroy(void *obj)
     if (F->timing && F->frames)
         fprintf(stderr,
                 "lockstep cuda timing frames: %u frames (%u uploaded straight from pinned "
-                "pictures), %u plane(s) each, %.1f MB: per frame host pack %.3f ms, device upload "
-                "%.3f ms\n",
+                "pictures), %u plane(s) each, %.1f MB: per frame host pack %.3f ms, host wait for "
+                "a free slot %.3f ms, device upload %.3f ms\n",
                 F->frames, F->direct_frames, F->layout.n_planes, (double)F->layout.size / 1e6,
-                F->pack_ms / F->frames, F->upload_ms / F->frames);
+                F->pack_ms / F->frames, F->idle_ms / F->frames, F->upload_ms / F->frames);
     if (F->dev_open)
         ls_cuda_device_close(&F->dev);
     free(F);
@@ -442,10 +445,10 @@ static void twin_release(LsCudaTwin *t)
         const LsCudaTwinDesc *d = t->desc;
         fprintf(stderr,
                 "lockstep cuda timing %s: %u frames, per frame: device %s %.3f ms, %s %.3f ms; "
-                "host enqueue %.3f ms, host wait %.3f ms\n",
+                "host enqueue %.3f ms, host wait %.3f ms, host collect %.3f ms\n",
                 d->name, t->timed_frames, d->stage_name[0] ? d->stage_name[0] : "stage 1",
                 t->stage_ms[0] / n, d->stage_name[1] ? d->stage_name[1] : "stage 2",
-                t->stage_ms[1] / n, t->enqueue_ms / n, t->wait_ms / n);
+                t->stage_ms[1] / n, t->enqueue_ms / n, t->wait_ms / n, t->collect_ms / n);
     }
 }
 
@@ -520,7 +523,13 @@ static int collect(LsFex *fex, LsCudaTwin *t, LsCudaTwinSlot *s, LsCollector *fc
         }
         t->timed_frames++;
     }
-    return err ? err : t->desc->collect(fex, s->result, s->index, fc);
+    if (err)
+        return err;
+    const double t1 = t->timing ? now_ms() : 0.0;
+    err = t->desc->collect(fex, s->result, s->index, fc);
+    if (t->timing)
+        t->collect_ms += now_ms() - t1;
+    return err;
 }
 
 /* Collects pending frames, oldest first, until slot k is free. */

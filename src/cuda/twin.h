@@ -87,7 +87,7 @@ struct LsCudaTwin {
     /* LOCKSTEP_CUDA_TIMING=1: device time per stage and host time, printed at close */
     int timing;
     unsigned timed_frames;
-    double stage_ms[2], enqueue_ms, wait_ms;
+    double stage_ms[2], enqueue_ms, wait_ms, collect_ms;
 };
 
 /* Opens the twin on device fex->gpu_index: joins (or makes) the context's frame pipeline, loads

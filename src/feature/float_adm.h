@@ -1,9 +1,12 @@
 /* Float ADM (`float_adm`): what the CPU extractor and a GPU twin share. Spec:
  * shared/spec/features/float_adm.md, tables/float_adm.json.
  *
- * Part 1 (LS_HD, C11 and CUDA): the constants and the per-pixel arithmetic, in the reference's
- * order with every float rounding explicit: DWT taps and border rules, decoupling with the
- * refined approximate reciprocal, CSF, masking threshold, energy terms, regions.
+ * Part 1 (LS_HD, C11, CUDA and OpenCL C): the constants and the per-pixel arithmetic, in the
+ * reference's order with every float rounding explicit: DWT taps and border rules, decoupling
+ * with the refined approximate reciprocal, CSF, masking threshold, energy terms, regions (host
+ * and CUDA), and the outputs the GPU twins form one work-item each. Its binary64 steps go through
+ * core/soft_f64.h's ls_f64 (double in C and CUDA, the exact integer emulation in OpenCL C), its
+ * float divisions through LS_FDIV.
  * Part 2 (host): options, the extractor's state, the DSP units of the CPU path, and the per-frame
  * finish (powf, double sums, output combination) that a twin calls with its accumulators.
  *
@@ -17,8 +20,9 @@
 
 #include "core/portable.h"
 #include "core/rcp.h"
+#include "core/soft_f64.h"
 
-#if !defined(__CUDACC__)
+#if !defined(__CUDACC__) && !defined(LS_OPENCL_C)
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -32,6 +36,21 @@
 
 /* ---- Part 1: shared arithmetic ---- */
 
+/* Every float division goes through LS_FDIV: a device whose division is not correctly rounded
+ * defines it as its integer emulation (src/opencl/fp32_exact.h). */
+#ifndef LS_FDIV
+#define LS_FDIV(a, b) ((a) / (b))
+#endif
+
+LS_HD static inline float ls_float_adm_fabs(float x)
+{
+#if defined(LS_OPENCL_C)
+    return fabs(x);
+#else
+    return fabsf(x);
+#endif
+}
+
 #define LS_FLOAT_ADM_SCALES 4
 
 /* db2 analysis taps (binary32), tap k multiplies input 2i - 1 + k */
@@ -42,14 +61,15 @@ LS_CONSTANT float ls_float_adm_hi[4] = LS_FLOAT_ADM_HI_INIT;
 
 #define LS_FLOAT_ADM_EPS 0x1.4484cp-100f         /* 1e-30 stored in a float */
 #define LS_FLOAT_ADM_COS1_SQ 0x1.ffd814p-1f      /* (float)(cos(pi/180) * cos(pi/180)) */
-#define LS_FLOAT_ADM_ONE_BY_30 0x1.11111203e01fcp-5 /* the double literal 0.0333333351 */
-#define LS_FLOAT_ADM_ONE_BY_15 0x1.111111fd00e7dp-4 /* the double literal 0.0666666701 */
+/* the double literals 0.0333333351 and 0.0666666701 (ls_f64: OpenCL C has their bits) */
+#define LS_FLOAT_ADM_ONE_BY_30 LS_F64_C(0x3fa11111203e01fcull, 0x1.11111203e01fcp-5)
+#define LS_FLOAT_ADM_ONE_BY_15 LS_F64_C(0x3fb111111fd00e7dull, 0x1.111111fd00e7dp-4)
 
 /* A sample as §3 makes it: v / 2^(bpc-8) - 128, exact in float (a power-of-two scale, at most 16
  * significant bits). */
 LS_HD static inline float ls_float_adm_sample(unsigned v, unsigned bpc)
 {
-    return (float)v * (1.0f / (float)(1u << (bpc - 8))) - 128.0f;
+    return (float)v * LS_FDIV(1.0f, (float)(1u << (bpc - 8))) - 128.0f;
 }
 
 /* DWT border (§4): -1 -> 1 (no edge repeat), n -> n-1, n+1 -> n-2 (edge repeated). */
@@ -64,6 +84,7 @@ LS_HD static inline int ls_float_adm_cm_index(int k, int n)
     return k < 0 ? -k : k >= n ? n - 1 : k;
 }
 
+#if !defined(LS_OPENCL_C) /* host and CUDA: the OpenCL host passes the regions */
 /* The regions of one band of w x h (§5.1, §6): decoupling and CSF cover [left, right) x
  * [top, bottom); the denominator and the masked energy visit [L, Rt) x [T, B) (the spec's three
  * row groups are that range in row order, since L, T >= 0), which reads only decoupled pixels. */
@@ -89,10 +110,11 @@ LS_HD static inline LsFloatAdmRegion ls_float_adm_region(int w, int h)
     r.B = h - r.T;
     return r;
 }
+#endif
 
 /* One DWT output from the four inputs in tap order (§4): float products added to 0 in order. */
-LS_HD static inline float ls_float_adm_taps(const float tap[4], float x0, float x1, float x2,
-                                            float x3)
+LS_HD static inline float ls_float_adm_taps(const LS_CONSTANT_SPACE float tap[4], float x0,
+                                            float x1, float x2, float x3)
 {
     float acc = 0.0f;
     acc = acc + tap[0] * x0;
@@ -116,7 +138,7 @@ LS_HD static inline float ls_float_adm_gain(float o, float t)
 {
     const float d = o + LS_FLOAT_ADM_EPS;
 #if LS_RCP_MODE == LS_RCP_DIVIDE
-    const float k = t / d;
+    const float k = LS_FDIV(t, d);
 #else
     const float k = t * ls_float_adm_rcp(d);
 #endif
@@ -136,28 +158,28 @@ LS_HD static inline int ls_float_adm_angle_flag(float oh, float ov, float th, fl
 
 /* The restored value of one band from its gain k (§5.2, §5.3); the additive part is t minus it. */
 LS_HD static inline float ls_float_adm_restore_k(float o, float t, float k, int flag,
-                                                 double gain_limit)
+                                                 ls_f64 gain_limit)
 {
     float rst = k * o;
     if (flag && rst > 0.0f) {
-        const double g = (double)rst * gain_limit;
-        rst = (float)(g < (double)t ? g : (double)t);
+        const ls_f64 g = ls_f64_mul(ls_f64_from_f32(rst), gain_limit), td = ls_f64_from_f32(t);
+        rst = ls_f64_to_f32(ls_f64_lt(g, td) ? g : td);
     }
     if (flag && rst < 0.0f) {
-        const double g = (double)rst * gain_limit;
-        rst = (float)(g > (double)t ? g : (double)t);
+        const ls_f64 g = ls_f64_mul(ls_f64_from_f32(rst), gain_limit), td = ls_f64_from_f32(t);
+        rst = ls_f64_to_f32(ls_f64_lt(td, g) ? g : td);
     }
     return rst;
 }
 
-LS_HD static inline float ls_float_adm_restore(float o, float t, int flag, double gain_limit)
+LS_HD static inline float ls_float_adm_restore(float o, float t, int flag, ls_f64 gain_limit)
 {
     return ls_float_adm_restore_k(o, t, ls_float_adm_gain(o, t), flag, gain_limit);
 }
 
 /* Decoupling of one pixel: o, t the reference and distorted h, v, d values. */
 LS_HD static inline void ls_float_adm_decouple_px(const float o[3], const float t[3],
-                                                  double gain_limit, float r[3], float a[3])
+                                                  ls_f64 gain_limit, float r[3], float a[3])
 {
     const int flag = ls_float_adm_angle_flag(o[0], o[1], t[0], t[1]);
     for (int b = 0; b < 3; b++) {
@@ -169,21 +191,23 @@ LS_HD static inline void ls_float_adm_decouple_px(const float o[3], const float 
 /* CSF-filtered value of a weighted value c (§7.1): double constant and product, then float. */
 LS_HD static inline float ls_float_adm_csf_filter(float c)
 {
-    return (float)(LS_FLOAT_ADM_ONE_BY_30 * (double)fabsf(c));
+    return ls_f64_to_f32(ls_f64_mul(LS_FLOAT_ADM_ONE_BY_30, ls_f64_from_f32(ls_float_adm_fabs(c))));
 }
 
 /* One orientation's share of the masking threshold at column j (§7.3): fp, fc, fn the filtered
  * rows above, at and below (already mapped), jm and jp the mapped neighbour columns, c the
  * weighted value at the centre. */
-LS_HD static inline float ls_float_adm_mask_sum(const float *fp, const float *fc, const float *fn,
-                                                int jm, int j, int jp, float c)
+LS_HD static inline float ls_float_adm_mask_sum(const LS_GLOBAL float *fp, const LS_GLOBAL float *fc,
+                                                const LS_GLOBAL float *fn, int jm, int j, int jp,
+                                                float c)
 {
     float s = 0.0f;
     s = s + fp[jm];
     s = s + fp[j];
     s = s + fp[jp];
     s = s + fc[jm];
-    s = (float)((double)s + LS_FLOAT_ADM_ONE_BY_15 * (double)fabsf(c));
+    s = ls_f64_to_f32(ls_f64_add(ls_f64_from_f32(s), ls_f64_mul(LS_FLOAT_ADM_ONE_BY_15,
+                                                                  ls_f64_from_f32(ls_float_adm_fabs(c)))));
     s = s + fc[jp];
     s = s + fn[jm];
     s = s + fn[j];
@@ -194,7 +218,7 @@ LS_HD static inline float ls_float_adm_mask_sum(const float *fp, const float *fc
 /* max(|c| - thr, 0) of §7.4 (c = the weighted source value). */
 LS_HD static inline float ls_float_adm_excess(float c, float thr)
 {
-    const float x = fabsf(c) - thr;
+    const float x = ls_float_adm_fabs(c) - thr;
     return x < 0.0f ? 0.0f : x;
 }
 
@@ -205,10 +229,10 @@ LS_HD static inline float ls_float_adm_cube(float x) { return (x * x) * x; }
  * orientation b: c_a, c_r the weighted additive and restored values of the centre row, f_a, f_r
  * the filtered rows above, at and below (mapped), indexed by absolute column. */
 typedef struct LsFloatAdmCmRows {
-    const float *f_a[3][3]; /* [b][row - centre + 1] */
-    const float *f_r[3][3];
-    const float *c_a[3];
-    const float *c_r[3];
+    const LS_GLOBAL float *f_a[3][3]; /* [b][row - centre + 1] */
+    const LS_GLOBAL float *f_r[3][3];
+    const LS_GLOBAL float *c_a[3];
+    const LS_GLOBAL float *c_r[3];
 } LsFloatAdmCmRows;
 
 /* The six excesses at column j of a band w wide: e[b] for the DLM (source r, masked by the CSF
@@ -232,10 +256,103 @@ LS_HD static inline void ls_float_adm_cm_excess(const LsFloatAdmCmRows *rows, in
     }
 }
 
-/* ---- Part 2: host ---- */
-#if !defined(__CUDACC__)
+/* ---- the outputs of the GPU twins (CUDA and OpenCL), one work-item each ----
+ * Each is formed as the CPU forms it (the CPU streams rows through the same functions). */
 
-#include "core/extractor.h"
+/* An input of scale 0 (samples, bpc 8: bytes, else 16-bit words) or of an approximation plane
+ * (bpc 0: floats), rows of w. */
+LS_HD static inline float ls_float_adm_input(const LS_GLOBAL uint8_t *src, int w, int bpc, int x,
+                                             int y)
+{
+    const size_t i = (size_t)y * (unsigned)w + (unsigned)x;
+    if (bpc == 0)
+        return ((const LS_GLOBAL float *)src)[i];
+    if (bpc == 8)
+        return ls_float_adm_sample(src[i], 8);
+    return ls_float_adm_sample(((const LS_GLOBAL uint16_t *)src)[i], (unsigned)bpc);
+}
+
+/* Output (i, j) of the DWT of an input w x h (§4): the horizontal taps over input columns
+ * 2j - 1 .. 2j + 2 (border rule) of the vertical low- and high-pass at rows 2i - 1 .. 2i + 2.
+ * *a the approximation; with details, hvd the h, v and d bands. */
+LS_HD static inline void ls_float_adm_dwt_at(const LS_GLOBAL uint8_t *src, int w, int h, int bpc,
+                                             int i, int j, int details, float *a, float hvd[3])
+{
+    int rows[4];
+    for (int k = 0; k < 4; k++)
+        rows[k] = ls_float_adm_dwt_index(2 * i - 1 + k, h);
+    float lo[4], hi[4];
+    for (int k = 0; k < 4; k++) {
+        const int c = ls_float_adm_dwt_index(2 * j - 1 + k, w);
+        const float s0 = ls_float_adm_input(src, w, bpc, c, rows[0]);
+        const float s1 = ls_float_adm_input(src, w, bpc, c, rows[1]);
+        const float s2 = ls_float_adm_input(src, w, bpc, c, rows[2]);
+        const float s3 = ls_float_adm_input(src, w, bpc, c, rows[3]);
+        lo[k] = ls_float_adm_taps(ls_float_adm_lo, s0, s1, s2, s3);
+        hi[k] = details ? ls_float_adm_taps(ls_float_adm_hi, s0, s1, s2, s3) : 0.0f;
+    }
+    *a = ls_float_adm_taps(ls_float_adm_lo, lo[0], lo[1], lo[2], lo[3]);
+    if (details) {
+        hvd[0] = ls_float_adm_taps(ls_float_adm_lo, hi[0], hi[1], hi[2], hi[3]);
+        hvd[1] = ls_float_adm_taps(ls_float_adm_hi, lo[0], lo[1], lo[2], lo[3]);
+        hvd[2] = ls_float_adm_taps(ls_float_adm_hi, hi[0], hi[1], hi[2], hi[3]);
+    }
+}
+
+/* Decoupling and CSF of one pixel (§5, §7.1): c_a, f_a the weighted and filtered additive
+ * values, c_r, f_r the restored ones, per orientation. */
+LS_HD static inline void ls_float_adm_analyse_px(const float o[3], const float t[3],
+                                                 ls_f64 gain_limit, const float factor[3],
+                                                 float c_a[3], float f_a[3], float c_r[3],
+                                                 float f_r[3])
+{
+    float r[3], d[3];
+    ls_float_adm_decouple_px(o, t, gain_limit, r, d);
+    for (int b = 0; b < 3; b++) {
+        c_a[b] = factor[b] * d[b];
+        f_a[b] = ls_float_adm_csf_filter(c_a[b]);
+        c_r[b] = factor[b] * r[b];
+        f_r[b] = ls_float_adm_csf_filter(c_r[b]);
+    }
+}
+
+/* The rows the masking of band row i (of bh rows of bw) reads, from the four CSF planes of each
+ * orientation. */
+LS_HD static inline void ls_float_adm_cm_rows_at(const LS_GLOBAL float *const c_a[3],
+                                                 const LS_GLOBAL float *const f_a[3],
+                                                 const LS_GLOBAL float *const c_r[3],
+                                                 const LS_GLOBAL float *const f_r[3], int bw,
+                                                 int bh, int i, LsFloatAdmCmRows *cr)
+{
+    const int rows[3] = { ls_float_adm_cm_index(i - 1, bh), i, ls_float_adm_cm_index(i + 1, bh) };
+    for (int b = 0; b < 3; b++) {
+        for (int k = 0; k < 3; k++) {
+            cr->f_a[b][k] = f_a[b] + (size_t)rows[k] * (unsigned)bw;
+            cr->f_r[b][k] = f_r[b] + (size_t)rows[k] * (unsigned)bw;
+        }
+        cr->c_a[b] = c_a[b] + (size_t)i * (unsigned)bw;
+        cr->c_r[b] = c_r[b] + (size_t)i * (unsigned)bw;
+    }
+}
+
+/* The nine pixel terms at column j (adm_p_norm = 3): den h, v, d (the cube of |factor * o|),
+ * then the cubes of the DLM and AIM excesses. */
+LS_HD static inline void ls_float_adm_terms_px(const float o[3], const float factor[3],
+                                               const LsFloatAdmCmRows *cr, int bw, int j,
+                                               int bypass, float terms[9])
+{
+    for (int b = 0; b < 3; b++)
+        terms[b] = ls_float_adm_cube(ls_float_adm_fabs(factor[b] * o[b]));
+    float e[6];
+    ls_float_adm_cm_excess(cr, bw, j, bypass, e);
+    for (int b = 0; b < 6; b++)
+        terms[3 + b] = ls_float_adm_cube(e[b]);
+}
+
+/* ---- Part 2: host ---- */
+#if !defined(__CUDACC__) && !defined(LS_OPENCL_C)
+
+#include "core/extractor.h" /* host only */
 
 typedef struct LsFloatAdmOptions {
     bool debug;
@@ -360,6 +477,6 @@ int ls_float_adm_frame_sums(const LsFloatAdmState *s, const LsFloatAdmDsp *dsp, 
                             ptrdiff_t ref_stride, const void *dis, ptrdiff_t dis_stride,
                             float acc[LS_FLOAT_ADM_SCALES][LS_FLOAT_ADM_ACC]);
 
-#endif /* !__CUDACC__ */
+#endif /* !__CUDACC__ && !LS_OPENCL_C */
 
 #endif

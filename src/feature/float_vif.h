@@ -1,11 +1,13 @@
 /* Float VIF (`float_vif`): what the CPU extractor and its GPU twins share.
  *
- * The arithmetic a twin must reproduce is here as LS_HD functions (valid C11 and CUDA): the sample
- * conversion, the window sizes, the reflect-101 border, one filter output (taps in order, float
- * accumulator), the per-pixel statistic with its approximate log2, the row-sum-then-total
- * accumulation of a scale, and the per-pixel resampling of vif_prescale. Host-only parts (option
- * table, validation, output names, the scores from the per-scale sums, and the resampling
- * coordinates, which call glibc's sin/floor/ceil) follow under !__CUDACC__.
+ * The arithmetic a twin must reproduce is here as LS_HD functions (valid C11, CUDA and OpenCL C):
+ * the sample conversion, the window sizes, the reflect-101 border, one filter output (taps in
+ * order, float accumulator), the per-pixel statistic with its approximate log2 (its binary64
+ * steps through core/soft_f64.h's ls_f64, its float division through LS_FDIV), the
+ * row-sum-then-total accumulation of a scale, the per-pixel resampling of vif_prescale, and the
+ * outputs the GPU twins form one work-item each (vertical pass, horizontal pass, decimation).
+ * Host-only parts (option table, validation, output names, the scores from the per-scale sums,
+ * and the resampling coordinates, which call glibc's sin/floor/ceil) follow under !__CUDACC__.
  *
  * Order of every float reduction (a twin replays these, design/ordered-sum.md):
  *   filter output:  acc = 0; for k = 0..N-1: acc = acc + tap[k] * x[k]   (float, k ascending)
@@ -16,16 +18,26 @@
 #ifndef LOCKSTEP_FEATURE_FLOAT_VIF_H
 #define LOCKSTEP_FEATURE_FLOAT_VIF_H
 
+#include "core/portable.h"
+#include "core/soft_f64.h"
+
+#if !defined(LS_OPENCL_C)
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#endif
 
-#include "core/portable.h"
 #include "feature/float_vif_taps.h"
 #include "feature/motion_filter.h" /* the bilinear resampling of vif_prescale is float_motion's */
 
 #define LS_FLOAT_VIF_SCALES 4
+
+/* Every float division goes through LS_FDIV: a device whose division is not correctly rounded
+ * defines it as its integer emulation (src/opencl/fp32_exact.h). */
+#ifndef LS_FDIV
+#define LS_FDIV(a, b) ((a) / (b))
+#endif
 
 /* ---- sample conversion (§3.1) ---- */
 
@@ -34,11 +46,12 @@ LS_HD static inline float ls_float_vif_sample(unsigned v, unsigned bpc)
 {
     if (bpc == 8)
         return (float)v - 128.0f;
-    return (float)v / (float)(1u << (bpc - 8)) - 128.0f;
+    return LS_FDIV((float)v, (float)(1u << (bpc - 8))) - 128.0f;
 }
 
 /* ---- filters (§4) ---- */
 
+#if !defined(LS_OPENCL_C) /* host and CUDA: the OpenCL host passes the window sizes */
 /* Window of scale s for the kernel scale ks (the option value as float): n = 2^(4-s) + 1 times
  * ks, float product, ceil in double, made odd, at least 3. */
 LS_HD static inline int ls_float_vif_window(int s, float ks)
@@ -49,6 +62,7 @@ LS_HD static inline int ls_float_vif_window(int s, float ks)
         c++;
     return c < 3 ? 3 : c;
 }
+#endif
 
 /* Reflect-101 (mirror without repeating the edge sample), all four sides: -m -> m,
  * n-1+m -> n-1-m. Valid for m < n, i.e. for a filter radius below the size. */
@@ -93,13 +107,15 @@ LS_HD static inline float ls_float_vif_log2(float x)
 #define LS_FLOAT_VIF_EPS 1.0e-10f
 
 typedef struct LsFloatVifStatParams {
-    double sigma_nsq;    /* vif_sigma_nsq */
+    ls_f64 sigma_nsq;    /* vif_sigma_nsq (OpenCL C: its bits) */
     float gain_limit;    /* (float)vif_enhn_gain_limit */
     float sigma_max_inv; /* (float)(powf((float)sigma_nsq, 2.0f) / 65025.0) */
 } LsFloatVifStatParams;
 
 /* num and den of one pixel from its five filtered values. The clamps come in the reference's
- * order: sv from the unclamped gain, the gain limit last; the quotients inside LOG2 are double. */
+ * order: sv from the unclamped gain, the gain limit last; the quotients inside LOG2 are double
+ * (ls_f64: on OpenCL C the integer emulation, which needs sigma_nsq >= 2^-1022 for
+ * s1 / sigma_nsq: the OpenCL twin leaves smaller values, 0 included, to the CPU). */
 LS_HD static inline void ls_float_vif_statistic(float mu1, float mu2, float xx, float yy, float xy,
                                                 const LsFloatVifStatParams *p, float *num,
                                                 float *den)
@@ -110,7 +126,7 @@ LS_HD static inline void ls_float_vif_statistic(float mu1, float mu2, float xx, 
     const float s12 = xy - mu1 * mu2;
     s1 = s1 > 0.0f ? s1 : 0.0f; /* -0 and NaN become +0 */
     s2 = s2 > 0.0f ? s2 : 0.0f;
-    float g = s12 / (s1 + eps);
+    float g = LS_FDIV(s12, s1 + eps);
     float sv = s2 - g * s12;
     if (s1 < eps) {
         g = 0.0f;
@@ -127,11 +143,17 @@ LS_HD static inline void ls_float_vif_statistic(float mu1, float mu2, float xx, 
     }
     sv = sv > eps ? sv : eps;
     g = g < p->gain_limit ? g : p->gain_limit;
-    float n = ls_float_vif_log2((float)(1.0 + (double)(g * g * s1) / ((double)sv + p->sigma_nsq)));
-    float d = ls_float_vif_log2((float)(1.0 + (double)s1 / p->sigma_nsq));
+    const ls_f64 one = LS_F64_C(0x3ff0000000000000ull, 1.0);
+    const ls_f64 s1d = ls_f64_from_f32(s1);
+    /* (float)(1.0 + (double)(g * g * s1) / ((double)sv + sigma_nsq)) */
+    float n = ls_float_vif_log2(ls_f64_to_f32(ls_f64_add(
+        one, ls_f64_div(ls_f64_from_f32(g * g * s1),
+                        ls_f64_add(ls_f64_from_f32(sv), p->sigma_nsq)))));
+    /* (float)(1.0 + (double)s1 / sigma_nsq) */
+    float d = ls_float_vif_log2(ls_f64_to_f32(ls_f64_add(one, ls_f64_div(s1d, p->sigma_nsq))));
     if (s12 < 0.0f)
         n = 0.0f;
-    if ((double)s1 < p->sigma_nsq) {
+    if (ls_f64_lt(s1d, p->sigma_nsq)) {
         n = 1.0f - s2 * p->sigma_max_inv;
         d = 1.0f;
     }
@@ -148,6 +170,85 @@ LS_HD static inline float ls_float_vif_row_sum(const float *v, unsigned w)
     for (unsigned j = 0; j < w; j++)
         r = r + v[j];
     return r;
+}
+
+/* ---- the outputs of the GPU twins (CUDA and OpenCL), one work-item each ----
+ * Every output is the CPU's: its taps in order from 0 with ls_float_vif_mac, on the same inputs
+ * (the CPU only stages them differently, a strip of rows at a time). */
+
+/* Tap k of the window of n taps. */
+#define LS_FLOAT_VIF_TAP(n, k) ls_float_vif_taps[LS_FLOAT_VIF_TAPS_OFFSET(n) + (k)]
+
+/* A filter input of a level w wide: converted samples at scale 0 (bpc 8: bytes, else 16-bit
+ * words), floats (bpc 0) at the later scales. */
+LS_HD static inline float ls_float_vif_input(const LS_GLOBAL uint8_t *src, unsigned w, unsigned bpc,
+                                             int x, int y)
+{
+    const size_t i = (size_t)y * w + (unsigned)x;
+    if (bpc == 0)
+        return ((const LS_GLOBAL float *)src)[i];
+    if (bpc == 8)
+        return ls_float_vif_sample(src[i], 8);
+    return ls_float_vif_sample(((const LS_GLOBAL uint16_t *)src)[i], bpc);
+}
+
+/* The vertical pass at column x, row y of a level w x h: acc[q] for the quantities x = ref,
+ * y = dist and, with products, x*x, y*y, x*y (LS_FLOAT_VIF_X..XY), over rows y - r .. y + r
+ * reflected (r = n_taps / 2). */
+LS_HD static inline void ls_float_vif_vertical_at(const LS_GLOBAL uint8_t *ref,
+                                                  const LS_GLOBAL uint8_t *dis, unsigned w,
+                                                  unsigned h, unsigned bpc, int n_taps,
+                                                  int products, int x, int y, float acc[5])
+{
+    const int r = n_taps / 2;
+    for (int q = 0; q < 5; q++)
+        acc[q] = 0.0f;
+    for (int k = 0; k < n_taps; k++) {
+        const int yy = ls_float_vif_reflect(y - r + k, (int)h);
+        const float a = ls_float_vif_input(ref, w, bpc, x, yy);
+        const float b = ls_float_vif_input(dis, w, bpc, x, yy);
+        const float t = LS_FLOAT_VIF_TAP(n_taps, k);
+        acc[0] = ls_float_vif_mac(acc[0], t, a);
+        acc[1] = ls_float_vif_mac(acc[1], t, b);
+        if (products) {
+            acc[2] = ls_float_vif_mac(acc[2], t, a * a);
+            acc[3] = ls_float_vif_mac(acc[3], t, b * b);
+            acc[4] = ls_float_vif_mac(acc[4], t, a * b);
+        }
+    }
+}
+
+/* The horizontal pass at column x of one vertically filtered row w wide (reflect-101). */
+LS_HD static inline float ls_float_vif_horizontal_at(const LS_GLOBAL float *row, int w, int n_taps,
+                                                     int x)
+{
+    const int r = n_taps / 2;
+    float acc = 0.0f;
+    for (int k = 0; k < n_taps; k++)
+        acc = ls_float_vif_mac(acc, LS_FLOAT_VIF_TAP(n_taps, k),
+                               row[ls_float_vif_reflect(x - r + k, w)]);
+    return acc;
+}
+
+/* Output (i, j) of the next scale from a level w x h with the next scale's window: the
+ * horizontal taps at source columns 2j - r + k (reflected) of the vertical low-pass at source
+ * row 2i. */
+LS_HD static inline float ls_float_vif_decimate_at(const LS_GLOBAL uint8_t *src, unsigned w,
+                                                   unsigned h, unsigned bpc, int n_taps, int i,
+                                                   int j)
+{
+    const int r = n_taps / 2;
+    float acc = 0.0f;
+    for (int k2 = 0; k2 < n_taps; k2++) {
+        const int c = ls_float_vif_reflect(2 * j - r + k2, (int)w);
+        float v = 0.0f;
+        for (int k = 0; k < n_taps; k++)
+            v = ls_float_vif_mac(v, LS_FLOAT_VIF_TAP(n_taps, k),
+                                 ls_float_vif_input(src, w, bpc, c,
+                                                    ls_float_vif_reflect(2 * i - r + k, (int)h)));
+        acc = ls_float_vif_mac(acc, LS_FLOAT_VIF_TAP(n_taps, k2), v);
+    }
+    return acc;
 }
 
 /* ---- resampling of vif_prescale (§3.3), per output sample ----
@@ -186,9 +287,9 @@ LS_HD static inline float ls_float_vif_lanczos_sample(const float *in, ptrdiff_t
     return acc / wsum;
 }
 
-#ifndef __CUDACC__
+#if !defined(__CUDACC__) && !defined(LS_OPENCL_C)
 
-#include "core/extractor.h"
+#include "core/extractor.h" /* host only */
 
 typedef struct LsFloatVifOptions {
     bool debug;
@@ -350,6 +451,6 @@ void ls_float_vif_filter_h_avx512(const float *in, unsigned step, const float *t
 void ls_float_vif_stat_avx512(const float *const q[LS_FLOAT_VIF_NQ], unsigned w,
                               const LsFloatVifStatParams *p, float *num, float *den);
 
-#endif /* !__CUDACC__ */
+#endif /* !__CUDACC__ && !LS_OPENCL_C */
 
 #endif

@@ -91,6 +91,43 @@ LS_HD static inline float ls_speed_householder(LsSpeedMatrix A, int col, int sta
     return tau;
 }
 
+/* Step i of the reduction (below), entry by entry (a GPU twin runs the entries side by side):
+ * x[a] = (tau A v)[a] over the trailing block, a > i. */
+LS_HD static inline float ls_speed_tridiag_x(const LsSpeedMatrix A, const float *v, float tau,
+                                             int i, int a)
+{
+    float xa = 0.0f;
+    for (int c = i + 1; c < LS_SPEED_NP; c++)
+        xa = xa + (tau * A[a][c]) * v[c];
+    return xa;
+}
+
+/* alpha = -tau/2 x'v: a product of two floats (one halved) is exact in double, one rounding. */
+LS_HD static inline float ls_speed_tridiag_alpha(const float *x, const float *v, float tau, int i)
+{
+    float xv = 0.0f;
+    for (int a = i + 1; a < LS_SPEED_NP; a++)
+        xv = xv + x[a] * v[a];
+    return (float)((-0.5 * (double)tau) * (double)xv);
+}
+
+/* A[a][c] after step i (a, c > i), x updated by alpha. */
+LS_HD static inline float ls_speed_tridiag_entry(float A_ac, const float *x, const float *v, int a,
+                                                 int c)
+{
+    return A_ac - (x[a] * v[c] + v[a] * x[c]);
+}
+
+/* The diagonal d and subdiagonal e of the reduced A. */
+LS_HD static inline void ls_speed_tridiag_result(const LsSpeedMatrix A, float d[LS_SPEED_NP],
+                                                 float e[LS_SPEED_NP - 1])
+{
+    for (int i = 0; i < LS_SPEED_NP; i++)
+        d[i] = A[i][i];
+    for (int i = 0; i < LS_SPEED_NP - 1; i++)
+        e[i] = A[i + 1][i];
+}
+
 /* Reduces A (symmetric, destroyed) to tridiagonal form: diagonal d, subdiagonal e. Step i
  * touches column i and the trailing block, which stays bitwise symmetric. */
 LS_HD static inline void ls_speed_tridiagonalize(LsSpeedMatrix A, float d[LS_SPEED_NP],
@@ -105,27 +142,16 @@ LS_HD static inline void ls_speed_tridiagonalize(LsSpeedMatrix A, float d[LS_SPE
         if (tau == 0.0f)
             continue;
         v[i + 1] = 1.0f;
-        for (int a = i + 1; a < n; a++) {
-            float xa = 0.0f;
-            for (int c = i + 1; c < n; c++)
-                xa = xa + (tau * A[a][c]) * v[c];
-            x[a] = xa;
-        }
-        float xv = 0.0f;
         for (int a = i + 1; a < n; a++)
-            xv = xv + x[a] * v[a];
-        /* a product of two floats (one halved) is exact in double: one rounding */
-        const float alpha = (float)((-0.5 * (double)tau) * (double)xv);
+            x[a] = ls_speed_tridiag_x(A, v, tau, i, a);
+        const float alpha = ls_speed_tridiag_alpha(x, v, tau, i);
         for (int a = i + 1; a < n; a++)
             x[a] = x[a] + alpha * v[a];
         for (int a = i + 1; a < n; a++)
             for (int c = i + 1; c < n; c++)
-                A[a][c] = A[a][c] - (x[a] * v[c] + v[a] * x[c]);
+                A[a][c] = ls_speed_tridiag_entry(A[a][c], x, v, a, c);
     }
-    for (int i = 0; i < n; i++)
-        d[i] = A[i][i];
-    for (int i = 0; i < n - 1; i++)
-        e[i] = A[i + 1][i];
+    ls_speed_tridiag_result(A, d, e);
 }
 
 /* Zeroes the subdiagonal entries that are negligible next to their diagonal neighbours. */
@@ -224,13 +250,13 @@ LS_HD static inline void ls_speed_qr_step(float *d, float *e, int m)
     e[m - 2] = bk;
 }
 
-/* The eigenvalues of K in the order they end on the diagonal (never sorted); A is a copy of K
- * and is destroyed. Returns false when LS_SPEED_MAX_QR_STEPS steps did not converge (the
- * reference warns and uses the diagonal as it is, as here). */
-LS_HD static inline bool ls_speed_eigenvalues(LsSpeedMatrix A, float lambda[LS_SPEED_NP])
+/* The eigenvalues of the tridiagonal (d, e), both destroyed, by implicit QR, in the order they
+ * end on the diagonal (never sorted). Returns false when LS_SPEED_MAX_QR_STEPS steps did not
+ * converge (the reference warns and uses the diagonal as it is, as here). */
+LS_HD static inline bool ls_speed_tridiagonal_eigenvalues(float d[LS_SPEED_NP],
+                                                          float e[LS_SPEED_NP - 1],
+                                                          float lambda[LS_SPEED_NP])
 {
-    float d[LS_SPEED_NP], e[LS_SPEED_NP - 1];
-    ls_speed_tridiagonalize(A, d, e);
     ls_speed_chop(d, e, LS_SPEED_NP);
     int b = LS_SPEED_NP - 1, steps = 0;
     while (b > 0 && steps < LS_SPEED_MAX_QR_STEPS) {
@@ -248,6 +274,14 @@ LS_HD static inline bool ls_speed_eigenvalues(LsSpeedMatrix A, float lambda[LS_S
     for (int i = 0; i < LS_SPEED_NP; i++)
         lambda[i] = d[i];
     return b == 0;
+}
+
+/* The eigenvalues of K (ls_speed_tridiagonal_eigenvalues); A is a copy of K and is destroyed. */
+LS_HD static inline bool ls_speed_eigenvalues(LsSpeedMatrix A, float lambda[LS_SPEED_NP])
+{
+    float d[LS_SPEED_NP], e[LS_SPEED_NP - 1];
+    ls_speed_tridiagonalize(A, d, e);
+    return ls_speed_tridiagonal_eigenvalues(d, e, lambda);
 }
 
 /* Regular (§5.3): every eigenvalue at least LS_SPEED_EPS (NaN passes). */

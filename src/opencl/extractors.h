@@ -12,5 +12,7 @@ extern const LsExtractor ls_fex_motion_opencl;
 extern const LsExtractor ls_fex_float_motion_opencl;
 extern const LsExtractor ls_fex_ssim_opencl;
 extern const LsExtractor ls_fex_float_ssim_opencl;
+extern const LsExtractor ls_fex_float_vif_opencl;
+extern const LsExtractor ls_fex_float_adm_opencl;
 
 #endif

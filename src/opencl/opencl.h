@@ -113,6 +113,8 @@ extern const LsClSource ls_cl_source_vif;
 extern const LsClSource ls_cl_source_adm;
 extern const LsClSource ls_cl_source_motion;
 extern const LsClSource ls_cl_source_ssim;
+extern const LsClSource ls_cl_source_float_vif;
+extern const LsClSource ls_cl_source_float_adm;
 
 /* Work-group size every kernel of this backend is built for (-DLS_WG): a power of two. */
 #define LS_CL_WG_MAX 256
