@@ -5,7 +5,7 @@
  * output row feeds the next scale's input ring and, inside the analysis region, is decoupled,
  * CSF-filtered and scored while its neighbours are still in cache. Nothing frame-sized is kept.
  * Not temporal: frames are scored concurrently, priv is read-only in extract (apart from the
- * locked pool of scratch blocks).
+ * pool of scratch blocks, core/scratch_pool.h).
  *
  * Decisions where the reference is undefined or crashes (adm.md §10, §11), all refused at init
  * with one message, except the first:
@@ -20,7 +20,6 @@
  * limits; lockstep follows the portable path at every width with every variant. */
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -29,6 +28,7 @@
 #include <string.h>
 
 #include "core/extractor.h"
+#include "core/scratch_pool.h"
 #include "feature/adm.h"
 #include "feature/adm_csf.h"
 
@@ -430,20 +430,11 @@ void ls_adm_scores(const LsAdmSetup *s, const LsAdmOptions *o, const LsAdmScaleS
  * below). */
 enum { IN_RING = 8, ROW_RING = 4, PAD = LS_ADM_ROW_PAD };
 
-/* Scratch blocks of finished calls, reused by the next ones: a frame needs a few hundred KB,
- * which malloc would map and unmap on every call. Each call owns its block exclusively. */
-typedef struct ScratchPool {
-    pthread_mutex_t lock;
-    void *free[16];
-    unsigned n_free;
-} ScratchPool;
-
 typedef struct AdmPriv {
     LsAdmOptions opt; /* first: the option table's offsets point here */
     LsAdmState st;
     LsAdmDsp dsp;
-    ScratchPool *pool;
-    size_t scratch_bytes;
+    LsScratchPool *pool; /* blocks of carve()'s size */
 } AdmPriv;
 
 /* Per-call state of one scale. Band rows are int16 (scale 0) or int32, as void pointers. */
@@ -686,34 +677,6 @@ static void frame_init(Frame *fr, const AdmPriv *p)
     }
 }
 
-static void *scratch_take(const AdmPriv *p)
-{
-    void *mem = NULL;
-    pthread_mutex_lock(&p->pool->lock);
-    if (p->pool->n_free)
-        mem = p->pool->free[--p->pool->n_free];
-    pthread_mutex_unlock(&p->pool->lock);
-    if (!mem) {
-        mem = aligned_alloc(64, p->scratch_bytes);
-        /* vector tails read past the row ends: keep them defined (a reused block holds stale
-         * rows of an earlier frame, defined too and never part of a result) */
-        if (mem)
-            memset(mem, 0, p->scratch_bytes);
-    }
-    return mem;
-}
-
-static void scratch_give(const AdmPriv *p, void *mem)
-{
-    pthread_mutex_lock(&p->pool->lock);
-    if (p->pool->n_free < sizeof(p->pool->free) / sizeof(p->pool->free[0])) {
-        p->pool->free[p->pool->n_free++] = mem;
-        mem = NULL;
-    }
-    pthread_mutex_unlock(&p->pool->lock);
-    free(mem);
-}
-
 static int adm_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *dist, unsigned index,
                        LsCollector *fc)
 {
@@ -722,7 +685,7 @@ static int adm_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *di
     frame_init(&fr, p);
     fr.pic[0] = ref;
     fr.pic[1] = dist;
-    uint8_t *mem = scratch_take(p);
+    uint8_t *mem = ls_scratch_take(p->pool);
     if (!mem)
         return -ENOMEM;
     carve(&fr, mem);
@@ -731,7 +694,7 @@ static int adm_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *di
     const LsAdmScale *s0 = &p->st.setup.scale[0];
     for (int i = 0; i < s0->h; i++)
         produce_row(&fr, &fr.st[0], i);
-    scratch_give(p, mem);
+    ls_scratch_give(p->pool, mem);
 
     LsAdmScaleSums sums[LS_ADM_SCALES];
     for (int k = 0; k < LS_ADM_SCALES; k++)
@@ -803,23 +766,16 @@ static int adm_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, unsigned
     ls_adm_dsp_init(&p->dsp, fex->cpu_flags);
     Frame fr;
     frame_init(&fr, p);
-    p->scratch_bytes = carve(&fr, NULL);
-    p->pool = calloc(1, sizeof(*p->pool));
+    p->pool = ls_scratch_pool_create(carve(&fr, NULL));
     if (!p->pool)
         return -ENOMEM;
-    pthread_mutex_init(&p->pool->lock, NULL);
     return 0;
 }
 
 static void adm_close(LsFex *fex)
 {
     AdmPriv *p = fex->priv;
-    if (!p->pool)
-        return;
-    for (unsigned i = 0; i < p->pool->n_free; i++)
-        free(p->pool->free[i]);
-    pthread_mutex_destroy(&p->pool->lock);
-    free(p->pool);
+    ls_scratch_pool_destroy(p->pool);
     p->pool = NULL;
 }
 

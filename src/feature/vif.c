@@ -1,6 +1,6 @@
 /* Extractor `vif`: integer VIF at four scales (vif.md). Luma only. Not temporal: frames are
  * scored concurrently, priv is read-only in extract and each call has its own scratch (the
- * pyramid of both pictures and the row buffers). Each scale is scored row by row: the sigmas of a
+ * pyramid of both pictures and the row buffers: a block of the extractor's pool). Each scale is scored row by row: the sigmas of a
  * row (dsp.sigmas), their contributions (dsp.pixels), and the next scale is made row by row too
  * (dsp.decimate). */
 #include <errno.h>
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/extractor.h"
+#include "core/scratch_pool.h"
 #include "feature/vif.h"
 
 const LsOption ls_vif_options[] = {
@@ -31,6 +32,8 @@ typedef struct VifPriv {
     LsVifOptions opt; /* first: the option table's offsets point here */
     LsVifState st;
     LsVifDsp dsp;
+    LsScratchPool *pool; /* blocks of scratch_layout's size */
+    size_t tmp_bytes, pyr_bytes;
 } VifPriv;
 
 static const char *const score_names[LS_VIF_SCALES] = {
@@ -81,7 +84,18 @@ static int vif_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, unsigned
     if (err)
         return err;
     ls_vif_dsp_init(&p->dsp, fex->cpu_flags);
-    return 0;
+    /* scratch of a call: the DSP tmp, scales 1..3 of both pictures (scale s in buffer s & 1) */
+    p->tmp_bytes = (ls_vif_tmp_size(w) + 63) & ~(size_t)63;
+    p->pyr_bytes = ((size_t)(w / 2) * (h / 2) * sizeof(uint16_t) + 63) & ~(size_t)63;
+    p->pool = ls_scratch_pool_create(p->tmp_bytes + 4 * p->pyr_bytes);
+    return p->pool ? 0 : -ENOMEM;
+}
+
+static void vif_close(LsFex *fex)
+{
+    VifPriv *p = fex->priv;
+    ls_scratch_pool_destroy(p->pool);
+    p->pool = NULL;
 }
 
 static int vif_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *dist,
@@ -89,10 +103,8 @@ static int vif_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *di
 {
     const VifPriv *p = fex->priv;
     const unsigned w = p->st.w, h = p->st.h;
-    /* scratch: the DSP tmp, scales 1..3 of both pictures (scale s in buffer s & 1) */
-    const size_t tmp_bytes = (ls_vif_tmp_size(w) + 63) & ~(size_t)63;
-    const size_t pyr_bytes = ((size_t)(w / 2) * (h / 2) * sizeof(uint16_t) + 63) & ~(size_t)63;
-    uint8_t *mem = aligned_alloc(64, tmp_bytes + 4 * pyr_bytes);
+    const size_t tmp_bytes = p->tmp_bytes, pyr_bytes = p->pyr_bytes;
+    uint8_t *mem = ls_scratch_take(p->pool);
     if (!mem)
         return -ENOMEM;
     void *tmp = mem;
@@ -123,7 +135,7 @@ static int vif_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *di
             p->dsp.stats(&cur[0], &cur[1], &level, p->opt.vif_enhn_gain_limit, &acc[s], tmp);
         }
     }
-    free(mem);
+    ls_scratch_give(p->pool, mem);
     return ls_vif_write_scores(&p->st, acc, index, fc);
 }
 
@@ -180,4 +192,5 @@ const LsExtractor ls_fex_vif = {
     .provided_features = vif_provided,
     .init = vif_init,
     .extract = vif_extract,
+    .close = vif_close,
 };

@@ -19,6 +19,94 @@
 #include <libavutil/avutil.h>
 #include <libavutil/pixdesc.h>
 
+#include <dlfcn.h>
+
+/* FFmpeg's libraries are loaded at the first container, not linked: loading them and the ~130
+ * libraries they pull in (codecs, TLS, XML, ...) costs ~35 ms of CPU at every start, which a run
+ * of Y4M or raw files, the usual one, would pay for nothing. The sonames are the major versions
+ * of the headers built against, so the calls keep the ABI they were compiled for. */
+#define LS_AV_FUNCTIONS(X)                                                                       \
+    X(util, av_dict_free) X(util, av_dict_set) X(util, av_frame_alloc) X(util, av_frame_free)    \
+    X(util, av_frame_unref) X(util, av_free) X(util, av_freep) X(util, av_get_pix_fmt_name)      \
+    X(util, av_log_set_callback) X(util, av_malloc) X(util, av_pix_fmt_desc_get)                 \
+    X(util, av_strerror) X(codec, av_packet_alloc) X(codec, av_packet_free)                      \
+    X(codec, av_packet_unref) X(codec, avcodec_alloc_context3) X(codec, avcodec_free_context)    \
+    X(codec, avcodec_get_name) X(codec, avcodec_open2) X(codec, avcodec_parameters_to_context)   \
+    X(codec, avcodec_receive_frame) X(codec, avcodec_send_packet) X(format, av_find_best_stream) \
+    X(format, av_read_frame) X(format, avformat_alloc_context) X(format, avformat_close_input)   \
+    X(format, avformat_find_stream_info) X(format, avformat_open_input)                          \
+    X(format, avio_alloc_context) X(format, avio_context_free)
+
+static struct {
+#define LS_AV_POINTER(lib, name) __typeof__(name) *name;
+    LS_AV_FUNCTIONS(LS_AV_POINTER)
+#undef LS_AV_POINTER
+} av_fn;
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static bool loaded;
+static char load_error[256];
+
+static void load_libraries(void)
+{
+    static const char *const sonames[3] = {
+        "libavutil.so." AV_STRINGIFY(LIBAVUTIL_VERSION_MAJOR),
+        "libavcodec.so." AV_STRINGIFY(LIBAVCODEC_VERSION_MAJOR),
+        "libavformat.so." AV_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR),
+    };
+    void *lib[3];
+    for (unsigned k = 0; k < 3; k++) {
+        /* kept for the process: the decoders' threads and callbacks may outlive any reader */
+        lib[k] = dlopen(sonames[k], RTLD_NOW | RTLD_LOCAL);
+        if (!lib[k]) {
+            const char *e = dlerror();
+            snprintf(load_error, sizeof(load_error), "%s", e ? e : sonames[k]);
+            return;
+        }
+    }
+    void *const util = lib[0], *const codec = lib[1], *const format = lib[2];
+    (void)util, (void)codec, (void)format;
+#define LS_AV_LOOKUP(which, name)                                                                \
+    if (!(*(void **)(void *)&av_fn.name = dlsym(which, #name))) {                                \
+        snprintf(load_error, sizeof(load_error), "no symbol %s in FFmpeg's libraries", #name); \
+        return;                                                                                  \
+    }
+    LS_AV_FUNCTIONS(LS_AV_LOOKUP)
+#undef LS_AV_LOOKUP
+    loaded = true;
+}
+
+/* every call below goes through the loaded pointers */
+#define av_dict_free (*av_fn.av_dict_free)
+#define av_dict_set (*av_fn.av_dict_set)
+#define av_frame_alloc (*av_fn.av_frame_alloc)
+#define av_frame_free (*av_fn.av_frame_free)
+#define av_frame_unref (*av_fn.av_frame_unref)
+#define av_free (*av_fn.av_free)
+#define av_freep (*av_fn.av_freep)
+#define av_get_pix_fmt_name (*av_fn.av_get_pix_fmt_name)
+#define av_log_set_callback (*av_fn.av_log_set_callback)
+#define av_malloc (*av_fn.av_malloc)
+#define av_pix_fmt_desc_get (*av_fn.av_pix_fmt_desc_get)
+#define av_strerror (*av_fn.av_strerror)
+#define av_packet_alloc (*av_fn.av_packet_alloc)
+#define av_packet_free (*av_fn.av_packet_free)
+#define av_packet_unref (*av_fn.av_packet_unref)
+#define avcodec_alloc_context3 (*av_fn.avcodec_alloc_context3)
+#define avcodec_free_context (*av_fn.avcodec_free_context)
+#define avcodec_get_name (*av_fn.avcodec_get_name)
+#define avcodec_open2 (*av_fn.avcodec_open2)
+#define avcodec_parameters_to_context (*av_fn.avcodec_parameters_to_context)
+#define avcodec_receive_frame (*av_fn.avcodec_receive_frame)
+#define avcodec_send_packet (*av_fn.avcodec_send_packet)
+#define av_find_best_stream (*av_fn.av_find_best_stream)
+#define av_read_frame (*av_fn.av_read_frame)
+#define avformat_alloc_context (*av_fn.avformat_alloc_context)
+#define avformat_close_input (*av_fn.avformat_close_input)
+#define avformat_find_stream_info (*av_fn.avformat_find_stream_info)
+#define avformat_open_input (*av_fn.avformat_open_input)
+#define avio_alloc_context (*av_fn.avio_alloc_context)
+#define avio_context_free (*av_fn.avio_context_free)
+
 #define AVIO_BUFFER_BYTES (64u << 10)
 
 struct LsAvReader {
@@ -276,10 +364,18 @@ static uint64_t count_frames(const AVFormatContext *fmt, const AVStream *st, boo
 
 static int decode_next(LsAvReader *av, char *why, size_t why_len);
 
-bool ls_av_available(void) { return true; }
+bool ls_av_available(void)
+{
+    pthread_once(&load_once, load_libraries);
+    return loaded;
+}
 
 const char *ls_av_versions(char *buf, size_t len)
 {
+    if (!ls_av_available()) {
+        snprintf(buf, len, "none (FFmpeg's libraries did not load: %s)", load_error);
+        return buf;
+    }
     snprintf(buf, len, "libavformat %s, libavcodec %s, libavutil %s",
              AV_STRINGIFY(LIBAVFORMAT_VERSION), AV_STRINGIFY(LIBAVCODEC_VERSION),
              AV_STRINGIFY(LIBAVUTIL_VERSION));
@@ -289,8 +385,12 @@ const char *ls_av_versions(char *buf, size_t len)
 int ls_av_open(LsAvReader **out, const char *path, FILE *stream, const unsigned char *head,
                size_t head_len, LsVideoInfo *info, char *why, size_t why_len)
 {
-    pthread_once(&log_once, install_log_callback);
     *out = NULL;
+    if (!ls_av_available()) {
+        snprintf(why, why_len, "FFmpeg's libraries did not load: %s", load_error);
+        return -ENOTSUP;
+    }
+    pthread_once(&log_once, install_log_callback);
     LsAvReader *av = calloc(1, sizeof(*av));
     if (!av) {
         snprintf(why, why_len, "out of memory");

@@ -264,7 +264,8 @@ static int detect_and_open(LsInput *in, const LsRawParams *raw, char *err, size_
     const char *container = ls_container_signature(in->head, in->head_len);
     const char *extension = ls_container_extension(in->name);
     const bool y4m_like = in->head_len >= 4 && !memcmp(in->head, Y4M_MAGIC, 4);
-    if (ls_av_available() && (container || (!raw_given && !y4m_like && in->head_len > 0))) {
+    /* the libraries load on this first use (av.c): not for raw files */
+    if ((container || (!raw_given && !y4m_like && in->head_len > 0)) && ls_av_available()) {
         const int ret = open_container(in, raw, !!container || !!extension, err, err_len);
         if (ret <= 0)
             return ret;
