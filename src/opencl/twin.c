@@ -224,7 +224,7 @@ static int frames_start(LsClFrames *F, char *err, size_t err_len)
     size_t frame_buffers[LS_CL_SLOTS];
     for (unsigned i = 0; i < LS_CL_SLOTS; i++)
         frame_buffers[i] = F->layout.size;
-    if ((ret = ls_opencl_check_memory(&F->dev, frame_buffers, LS_CL_SLOTS, F->w[0], F->h[0], err,
+    if ((ret = ls_opencl_check_memory(F->dev, frame_buffers, LS_CL_SLOTS, F->w[0], F->h[0], err,
                                       err_len)) < 0)
         return ret;
     for (unsigned i = 0; i < LS_CL_SLOTS; i++) {
