@@ -7,8 +7,9 @@
  *
  * CLASS:N fails the Nth call (counted from 1, over the whole process and every thread) of a class
  * of CUDA driver / OpenCL calls:
- *   alloc   cuMemAlloc, cuMemHostAlloc / clCreateBuffer (not cuMemHostRegister: a picture that
- *           cannot be pinned is staged through a copy, no failure)
+ *   alloc   cuMemAlloc, cuMemHostAlloc / clCreateBuffer (not cuMemHostRegister nor the OpenCL
+ *           picture pool's pinned blocks and their maps: a picture that cannot be pinned is
+ *           staged through a copy, no failure)
  *   copy    cuMemcpy*, cuMemsetD8Async / clEnqueueWriteBuffer(Rect), clEnqueueReadBuffer,
  *           clEnqueueCopyBuffer, clEnqueueFillBuffer, clEnqueueMapBuffer (non-blocking ones)
  *   launch  cuLaunchKernel, cuLaunchHostFunc / clEnqueueNDRangeKernel

@@ -98,7 +98,8 @@ int ls_cl_host_direct(LsClHost *h, const LsFrameLayout *l, const VmafPicture *pi
 static void *host_alloc(void *self, size_t bytes)
 {
     LsClHost *h = self;
-    const LsClFns *cl = h->dev.cl;
+    /* exempt from fault injection, as cuMemHostRegister is: a refused block is no error */
+    const LsClFns *cl = ls_opencl_unfaulted(h->dev.cl);
     const size_t align = 4096, size = bytes + align; /* drivers align host buffers less */
     cl_int rc = CL_SUCCESS;
     pthread_mutex_lock(&h->lock);

@@ -162,6 +162,11 @@ static void load_driver(void)
         wrap_for_faults();
 }
 
+const LsClFns *ls_opencl_unfaulted(const LsClFns *cl)
+{
+    return ls_fault_enabled() && cl == &cl_fns ? &cl_real : cl;
+}
+
 static const LsClFns *driver(char *err, size_t err_len)
 {
     pthread_once(&cl_once, load_driver);

@@ -135,6 +135,9 @@ typedef struct LsClDevice {
 /* Opens device `index` (see the order above): context and in-order queue. Negative errno and a
  * message naming the failed call and its error code on failure. */
 int ls_opencl_open(LsClDevice *d, int index, char *err, size_t err_len);
+/* The driver's own functions, past LOCKSTEP_FAULT_INJECT (core/fault.h): for the calls whose
+ * failure is no error (pinning the picture pool: a refusal stages the pictures through a copy) */
+const LsClFns *ls_opencl_unfaulted(const LsClFns *cl);
 void ls_opencl_close(LsClDevice *d);
 
 /* Refuses, before allocating, the n buffers (bytes) that a w x h frame needs when one exceeds the
