@@ -257,7 +257,11 @@ static int float_adm_opencl_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned 
         p->text = NULL;
         return err;
     }
-    return ls_cl_twin_open(&p->twin, fex, &p->desc, fmt, bpc, w, h, 1);
+    if ((err = ls_cl_twin_open(&p->twin, fex, &p->desc, fmt, bpc, w, h, 1)) < 0) {
+        free(p->text); /* a twin that failed to open is not closed */
+        p->text = NULL;
+    }
+    return err;
 }
 
 static const char *const float_adm_provided[] = {

@@ -166,7 +166,9 @@ static int float_vif_opencl_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned 
         return -ENOTSUP;
     }
     p->state_open = 1;
-    return ls_cl_twin_open(&p->twin, fex, &float_vif_twin, fmt, bpc, w, h, 1);
+    if ((err = ls_cl_twin_open(&p->twin, fex, &float_vif_twin, fmt, bpc, w, h, 1)) < 0)
+        teardown(fex); /* a twin that failed to open is not closed */
+    return err;
 }
 
 static const char *const float_vif_provided[] = {
