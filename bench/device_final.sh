@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# lead's final device check of merged main: build, test_cuda, CUDA + OpenCL parity on every
-# fixture, OpenCL/CUDA/CPU VMAF bench at 4K, then the Dask run
+# Final device check of merged main: build, test_cuda, `--parity` on every fixture for each backend
+# of BACKENDS (default "cuda opencl"), the 4K 8-bit VMAF v0.6.1 / psnr_hvs bench on BENCH_BACKENDS
+# (default "opencl cuda cpu"), then, where carried, a fuzz campaign (.fuzz: the clang-built
+# targets, xz'd) and the Dask run (.pydask). An OpenCL-only recheck:
+#   BACKENDS=opencl BENCH_BACKENDS="opencl cuda" bench/device_final.sh OUTDIR
 set -uo pipefail
 out=$1; tmp=/tmp/o; mkdir -p $tmp
 export ARCH=90 BUILD=bd
@@ -20,12 +23,11 @@ par() { # fixture backend label args...
 export -f par
 {
 for f in $(ls $fx/*_ref.y4m | sort); do f=$(basename $f _ref.y4m)
-  for be in cuda opencl; do
+  for be in ${BACKENDS:-cuda opencl}; do
     echo "$f $be v061 --feature psnr_hvs --feature float_ssim --feature ssim --feature float_motion"
     echo "$f $be float -m version=vmaf_float_v0.6.1 --feature float_adm=adm_enhn_gain_limit=1 --feature float_vif=vif_kernelscale=0.5"
+    [ $be = cuda ] && echo "$f cuda v1 -m version=vmaf_v1.0.16_3d0h"
   done
-  echo "$f cuda v1 -m version=vmaf_v1.0.16_3d0h"
-  echo "$f cuda neg -m version=vmaf_v0.6.1neg -m version=vmaf_b_v0.6.3"
 done
 } | xargs -P 8 -L 1 bash -c 'par "$@"' _ | sort > $out/parity.log
 echo "parity: $(grep -c 'parity bit-identical' $out/parity.log) of $(wc -l < $out/parity.log) bit-identical ($((SECONDS-T0)) s)"
@@ -34,7 +36,7 @@ grep -v 'parity bit-identical' $out/parity.log | cut -c1-160 | sort | uniq | hea
 gen=$b/gen; mkdir -p $gen
 $b/tools/lockstep-gen -w 3840 -h 2160 -p 420 -b 8 -n 20 $gen/g_ref.y4m $gen/g_dis.y4m
 for p in ref dis; do hdr=$(head -1 $gen/g_$p.y4m | wc -c); { cat $gen/g_$p.y4m; for i in $(seq 2 24); do tail -c +$((hdr+1)) $gen/g_$p.y4m; done; } > $gen/b_$p.y4m; done
-python3 - $cli $gen/b_ref.y4m $gen/b_dis.y4m <<'PY' | tee $out/bench.txt
+python3 - $cli $gen/b_ref.y4m $gen/b_dis.y4m "${BENCH_BACKENDS:-opencl cuda cpu}" <<'PY' | tee $out/bench.txt
 import subprocess, sys, time
 cli, r, d = sys.argv[1:4]
 def t(be, n, feats):
@@ -46,11 +48,12 @@ def t(be, n, feats):
         best = e if best is None or e < best else best
     return best
 for name, feats in (("vmaf_v0.6.1", []), ("psnr_hvs", ["-n", "--feature", "psnr_hvs"])):
-    for be, n in (("opencl", 480), ("cuda", 480), ("cpu", 120)):
+    for be in sys.argv[4].split():
+        n = 120 if be == "cpu" else 480
         a, b = t(be, 2, feats), t(be, n, feats)
         print(f"3840x2160 8-bit {name} {be}: {(b - a) * 1000 / (n - 2):.3f} ms/frame ({n} frames, whole process {b:.2f} s, 2 frames {a:.2f} s, best of 3)", flush=True)
 PY
-for f in "" "-n --feature psnr_hvs"; do for be in opencl cuda; do LOCKSTEP_OPENCL_TIMING=1 LOCKSTEP_CUDA_TIMING=1 $cli -r $gen/b_ref.y4m -d $gen/b_dis.y4m $f --backend $be --threads 16 -q -o /dev/null --frame_cnt 240 2>&1 | grep timing; done; done >> $out/bench.txt
+for f in "" "-n --feature psnr_hvs"; do for be in ${BENCH_BACKENDS:-opencl cuda}; do [ $be = cpu ] && continue; LOCKSTEP_OPENCL_TIMING=1 LOCKSTEP_CUDA_TIMING=1 $cli -r $gen/b_ref.y4m -d $gen/b_dis.y4m $f --backend $be --threads 16 -q -o /dev/null --frame_cnt 240 2>&1 | grep timing; done; done >> $out/bench.txt
 grep timing $out/bench.txt | cut -c1-220
 rm -f $gen/*.y4m
 echo "bench done ($((SECONDS-T0)) s)"

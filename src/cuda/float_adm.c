@@ -183,11 +183,7 @@ static int enqueue(LsFex *fex, LsCudaTwin *t, const LsCudaFrame *f, void *result
 static int collect(LsFex *fex, const void *result, unsigned index, LsCollector *fc)
 {
     FloatAdmCudaPriv *p = fex->priv;
-    float acc[LS_FLOAT_ADM_SCALES][LS_FLOAT_ADM_ACC];
-    memcpy(acc, result, sizeof(acc));
-    LsFloatAdmScores sc;
-    ls_float_adm_finish(&p->state, acc, &sc);
-    return ls_float_adm_write(&p->state, &sc, index, fc);
+    return ls_float_adm_write_accumulators(&p->state, result, index, fc);
 }
 
 static const LsCudaTwinDesc float_adm_twin = {
@@ -211,9 +207,8 @@ static int float_adm_cuda_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bp
     if (err)
         return err;
     fex->n_planes_read = 1;
-    if (!p->state.cube)
-        return ls_fex_error(fex, "float_adm: adm_p_norm other than 3 takes glibc's powf per term"),
-               -ENOTSUP;
+    if ((err = ls_float_adm_twin_supported(&p->state, fex)) < 0)
+        return err;
     return ls_cuda_twin_open(&p->twin, fex, &float_adm_twin, fmt, bpc, w, h, 1);
 }
 

@@ -113,13 +113,9 @@ static int enqueue(LsFex *fex, LsCudaTwin *t, const LsCudaFrame *f, void *result
 static int collect(LsFex *fex, const void *result, unsigned index, LsCollector *fc)
 {
     FloatVifCudaPriv *p = fex->priv;
-    float sums[2 * LS_FLOAT_VIF_SCALES], num[LS_FLOAT_VIF_SCALES], den[LS_FLOAT_VIF_SCALES];
+    float sums[2 * LS_FLOAT_VIF_SCALES];
     memcpy(sums, result, sizeof(sums));
-    for (unsigned l = 0; l < LS_FLOAT_VIF_SCALES; l++) {
-        num[l] = sums[2 * l];
-        den[l] = sums[2 * l + 1];
-    }
-    return ls_float_vif_write(&p->state, num, den, index, fc);
+    return ls_float_vif_write_sums(&p->state, sums, index, fc);
 }
 
 static void teardown(LsFex *fex)

@@ -442,3 +442,21 @@ const LsExtractor ls_fex_float_adm = {
     .init = float_adm_init,
     .extract = float_adm_extract,
 };
+
+int ls_float_adm_write_accumulators(const LsFloatAdmState *s, const void *acc, unsigned index,
+                                    LsCollector *fc)
+{
+    float a[LS_FLOAT_ADM_SCALES][LS_FLOAT_ADM_ACC];
+    memcpy(a, acc, sizeof(a));
+    LsFloatAdmScores sc;
+    ls_float_adm_finish(s, a, &sc);
+    return ls_float_adm_write(s, &sc, index, fc);
+}
+
+int ls_float_adm_twin_supported(const LsFloatAdmState *s, LsFex *fex)
+{
+    if (!s->cube)
+        return ls_fex_error(fex, "float_adm: adm_p_norm other than 3 takes glibc's powf per term"),
+               -ENOTSUP;
+    return 0;
+}

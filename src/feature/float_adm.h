@@ -409,6 +409,12 @@ void ls_float_adm_finish(const LsFloatAdmState *s,
                          LsFloatAdmScores *out);
 int ls_float_adm_write(const LsFloatAdmState *s, const LsFloatAdmScores *sc, unsigned index,
                        LsCollector *fc);
+/* Whether a GPU twin computes this state's terms: 0, or -ENOTSUP with the reason logged (the
+ * context falls back to the CPU extractor). */
+int ls_float_adm_twin_supported(const LsFloatAdmState *s, LsFex *fex);
+/* finish + write from a GPU twin's readback of the accumulators (unaligned bytes) */
+int ls_float_adm_write_accumulators(const LsFloatAdmState *s, const void *acc, unsigned index,
+                                    LsCollector *fc);
 
 /* ---- DSP units (C reference in float_adm_dsp.c, AVX2 in x86/float_adm_avx2.c) ---- */
 

@@ -625,3 +625,14 @@ const LsExtractor ls_fex_float_vif = {
     .extract = float_vif_extract,
     .close = float_vif_close,
 };
+
+int ls_float_vif_write_sums(const LsFloatVifState *s, const float sums[2 * LS_FLOAT_VIF_SCALES],
+                            unsigned index, LsCollector *fc)
+{
+    float num[LS_FLOAT_VIF_SCALES], den[LS_FLOAT_VIF_SCALES];
+    for (unsigned l = 0; l < LS_FLOAT_VIF_SCALES; l++) {
+        num[l] = sums[2 * l];
+        den[l] = sums[2 * l + 1];
+    }
+    return ls_float_vif_write(s, num, den, index, fc);
+}

@@ -375,6 +375,9 @@ void ls_float_vif_resample(const LsFloatVifState *s, const float *in, float *out
 /* Writes the frame's outputs from the per-scale sums (§1, §6); scales below first_scale unused. */
 int ls_float_vif_write(const LsFloatVifState *s, const float num[LS_FLOAT_VIF_SCALES],
                        const float den[LS_FLOAT_VIF_SCALES], unsigned index, LsCollector *fc);
+/* The same from a GPU twin's readback: numerator and denominator of each scale, interleaved. */
+int ls_float_vif_write_sums(const LsFloatVifState *s, const float sums[2 * LS_FLOAT_VIF_SCALES],
+                            unsigned index, LsCollector *fc);
 
 /* ---- DSP units of the CPU path: C references in float_vif_dsp.c; AVX2 and AVX-512 in
  * x86/float_vif_avx2.c and x86/float_vif_avx512.c, both from x86/float_vif_simd.h. Each output

@@ -157,11 +157,7 @@ static int enqueue(LsFex *fex, LsClTwin *t, const LsClFrame *f)
 static int collect(LsFex *fex, const void *result, unsigned index, LsCollector *fc)
 {
     FloatAdmOpenclPriv *p = fex->priv;
-    float acc[LS_FLOAT_ADM_SCALES][LS_FLOAT_ADM_ACC];
-    memcpy(acc, result, sizeof(acc));
-    LsFloatAdmScores sc;
-    ls_float_adm_finish(&p->state, acc, &sc);
-    return ls_float_adm_write(&p->state, &sc, index, fc);
+    return ls_float_adm_write_accumulators(&p->state, result, index, fc);
 }
 
 static void teardown(LsFex *fex)
@@ -248,9 +244,8 @@ static int float_adm_opencl_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned 
     if (err)
         return err;
     fex->n_planes_read = 1;
-    if (!p->state.cube)
-        return ls_fex_error(fex, "float_adm: adm_p_norm other than 3 takes glibc's powf per term"),
-               -ENOTSUP;
+    if ((err = ls_float_adm_twin_supported(&p->state, fex)) < 0)
+        return err;
     plan(p);
     if ((err = make_source(fex, p)) < 0) {
         free(p->text); /* the twin is not open: no teardown */
