@@ -11,9 +11,11 @@ typedef struct FrameReader FrameReader;
 
 /* Pictures come from ctx's pool, which this sizes (vmaf_preallocate_pictures), at the higher of
  * the two inputs' depths (the other input is shifted up to it): call after the
- * features are registered and before any other use of the pool. limit: frames to deliver at most (0 = all). */
+ * features are registered and before any other use of the pool. limit: frames to deliver at most (0 = all).
+ * cpu_scorers: the CPU threads that score the frames (the calling thread counts as one), which
+ * bounds the reader threads and so the pool; 0 for a GPU backend, which reads with all of them. */
 int frame_reader_open(FrameReader **fr, VmafContext *ctx, LsInput *ref, LsInput *dist,
-                      unsigned skip_ref, unsigned skip_dist, unsigned limit);
+                      unsigned skip_ref, unsigned skip_dist, unsigned limit, unsigned cpu_scorers);
 /* 1: a pair was read (the caller owns both pictures); 0: both inputs ended together; negative:
  * an error, described in err (a truncated or unreadable frame, inputs of different lengths). */
 int frame_reader_next(FrameReader *fr, VmafPicture *ref, VmafPicture *dist, char *err,

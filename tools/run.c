@@ -330,7 +330,10 @@ int lockstep_run_open(LockstepRun **out, int argc, const char *const *argv)
         return err;
     if (frame_reader_open(&run->reader, run->ctx, run->ref_in, run->dist_in,
                           s->skip_ref + run->read_first, s->skip_dist + run->read_first,
-                          run->limit))
+                          run->limit,
+                          s->backend != LOCKSTEP_BACKEND_CPU && !s->parity
+                              ? 0
+                              : (s->threads ? s->threads : 1)))
         return run_fail(run, EXIT_RUNTIME, "problem with picture pool or reader threads");
     run->expected = frames_expected(ls_input_info(run->ref_in), ls_input_info(run->dist_in), s,
                                     run->limit, &run->expected_exact);
