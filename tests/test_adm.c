@@ -312,6 +312,14 @@ static int32_t band_value(int kind, bool wide)
     }
     case 4:
         return rnd() % 16 ? 0 : rnd_range(-500, 500);
+    case 6: { /* wide: around INT32_MAX / egl for the integral gain limits (where rst * egl
+               * leaves int32) */
+        static const int32_t q[3] = { INT32_MAX / 100, INT32_MAX / 37, INT32_MAX };
+        if (!wide)
+            return rnd_range(-32768, 32767);
+        const int32_t v = q[rnd() % 3] - rnd_range(0, 2);
+        return rnd() % 2 ? v : -v - (int32_t)(rnd() % 2);
+    }
     default:
         return wide ? rnd_range(-32771, 32770) : rnd_range(-32768, 32767);
     }
@@ -453,7 +461,7 @@ static void check_decouple(const Variant *var, int scale)
 {
     const size_t elem = scale ? 4 : 2;
     for (int wi_i = 0; wi_i < N_WIDTHS; wi_i++) {
-        for (int kind = 0; kind < 6; kind++) {
+        for (int kind = 0; kind < 7; kind++) {
             for (int rel = 0; rel < 4; rel++) {
                 const int w = widths[wi_i] / 2 + 1;
                 const double egl = egls[(kind + rel + wi_i) % 5];

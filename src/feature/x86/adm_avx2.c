@@ -338,6 +338,24 @@ ALWAYS_INLINE __m256i gain_limit_double(__m256i rst, __m256i t, __m256i pos, dou
     return _mm256_set_m128i(out[1], out[0]);
 }
 
+/* The limited value for an integral egl, in int32: min (pos) or max of rst * egl and t. Where
+ * |rst| * egl leaves int32 (wide rows only: |rst| <= 2^15 at scale 0) the product lies beyond
+ * every t on the side the min/max drops, so INT32_MAX (pos) or INT32_MIN stands for it: the
+ * double path's value, without its conversions. */
+ALWAYS_INLINE __m256i gain_limit_int(__m256i rst, __m256i t, __m256i pos, int32_t egl, bool wide)
+{
+    __m256i g = _mm256_mullo_epi32(rst, _mm256_set1_epi32(egl));
+    if (wide) {
+        /* |rst| > INT32_MAX / egl, unsigned (|INT32_MIN| is 2^31) */
+        const __m256i m = _mm256_abs_epi32(rst), q = _mm256_set1_epi32(INT32_MAX / egl);
+        const __m256i big = _mm256_xor_si256(_mm256_cmpeq_epi32(_mm256_min_epu32(m, q), m),
+                                             _mm256_set1_epi32(-1));
+        const __m256i sat = _mm256_xor_si256(pos, _mm256_set1_epi32(INT32_MIN));
+        g = _mm256_blendv_epi8(g, sat, big);
+    }
+    return _mm256_blendv_epi8(_mm256_max_epi32(g, t), _mm256_min_epi32(g, t), pos);
+}
+
 /* Restored values rr of 8 pixels whose reference o and distorted t (int32 lanes, h, v, d) lie in
  * the int16 range: the scale 0 arithmetic, which for such values equals that of scales 1..3 (no
  * 15-bit rounding of |o|, every product fits int32). */
@@ -370,13 +388,8 @@ ALWAYS_INLINE void decouple8(const __m256i o[3], const __m256i t[3], double egl,
         const __m256i pos = _mm256_cmpgt_epi32(ob, zero);
         const __m256i limit =
             _mm256_andnot_si256(o_zero, _mm256_and_si256(angle, _mm256_cmpgt_epi32(k, zero)));
-        __m256i lim;
-        if (int_egl) { /* rst * egl is exact in int32 and in double */
-            const __m256i g = _mm256_mullo_epi32(rst, _mm256_set1_epi32((int32_t)egl));
-            lim = _mm256_blendv_epi8(_mm256_max_epi32(g, tb), _mm256_min_epi32(g, tb), pos);
-        } else {
-            lim = gain_limit_double(rst, tb, pos, egl);
-        }
+        const __m256i lim = int_egl ? gain_limit_int(rst, tb, pos, (int32_t)egl, false)
+                                    : gain_limit_double(rst, tb, pos, egl);
         rr[b] = _mm256_blendv_epi8(rst, lim, limit);
     }
 }
@@ -557,7 +570,9 @@ static void decouple123_avx2(const int32_t *const o[3], const int32_t *const t[3
             const __m256i pos = _mm256_cmpgt_epi32(ob, zero);
             const __m256i limit =
                 _mm256_andnot_si256(o_zero, _mm256_and_si256(angle, _mm256_cmpgt_epi32(k, zero)));
-            const __m256i rr = _mm256_blendv_epi8(rst, gain_limit_double(rst, tb, pos, egl), limit);
+            const __m256i lim = int_egl ? gain_limit_int(rst, tb, pos, (int32_t)egl, true)
+                                        : gain_limit_double(rst, tb, pos, egl);
+            const __m256i rr = _mm256_blendv_epi8(rst, lim, limit);
             _mm256_storeu_si256((__m256i *)(r[b] + j), rr);
             _mm256_storeu_si256((__m256i *)(a[b] + j), _mm256_sub_epi32(tb, rr));
         }

@@ -317,6 +317,23 @@ ALWAYS_INLINE __m512i gain_limit_double(__m512i rst, __m512i t, __mmask16 pos, d
     return _mm512_inserti64x4(_mm512_castsi256_si512(out[0]), out[1], 1);
 }
 
+/* The limited value for an integral egl, in int32: min (pos) or max of rst * egl and t. Where
+ * |rst| * egl leaves int32 (wide rows only: |rst| <= 2^15 at scale 0) the product lies beyond
+ * every t on the side the min/max drops, so INT32_MAX (pos) or INT32_MIN stands for it: the
+ * double path's value, without its conversions. */
+ALWAYS_INLINE __m512i gain_limit_int(__m512i rst, __m512i t, __mmask16 pos, int32_t egl, bool wide)
+{
+    __m512i g = _mm512_mullo_epi32(rst, _mm512_set1_epi32(egl));
+    if (wide) {
+        const __mmask16 big = _mm512_cmpgt_epu32_mask(_mm512_abs_epi32(rst),
+                                                      _mm512_set1_epi32(INT32_MAX / egl));
+        g = _mm512_mask_mov_epi32(g, big,
+                                  _mm512_mask_blend_epi32(pos, _mm512_set1_epi32(INT32_MIN),
+                                                          _mm512_set1_epi32(INT32_MAX)));
+    }
+    return _mm512_mask_blend_epi32(pos, _mm512_max_epi32(g, t), _mm512_min_epi32(g, t));
+}
+
 /* Restored values rr of 16 pixels whose reference o and distorted t (int32 lanes, h, v, d) lie in
  * the int16 range: the scale 0 arithmetic, which for such values equals that of scales 1..3 (no
  * 15-bit rounding of |o|, every product fits int32). */
@@ -356,14 +373,8 @@ ALWAYS_INLINE void decouple16(const __m512i ob[3], const __m512i tb[3], double e
             _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(k, ob[b]), rnd), 15);
         const __mmask16 pos = _mm512_cmpgt_epi32_mask(ob[b], zero);
         const __mmask16 limit = angle & (__mmask16)~o_zero & _mm512_cmpgt_epi32_mask(k, zero);
-        __m512i lim;
-        if (int_egl) { /* rst * egl is exact in int32 and in double */
-            const __m512i g = _mm512_mullo_epi32(rst, _mm512_set1_epi32((int32_t)egl));
-            lim = _mm512_mask_blend_epi32(pos, _mm512_max_epi32(g, tb[b]),
-                                          _mm512_min_epi32(g, tb[b]));
-        } else {
-            lim = gain_limit_double(rst, tb[b], pos, egl);
-        }
+        const __m512i lim = int_egl ? gain_limit_int(rst, tb[b], pos, (int32_t)egl, false)
+                                    : gain_limit_double(rst, tb[b], pos, egl);
         rr[b] = _mm512_mask_blend_epi32(limit, rst, lim);
     }
 }
@@ -474,8 +485,9 @@ static void decouple123_avx512(const int32_t *const o[3], const int32_t *const t
             const __mmask16 pos = _mm512_cmpgt_epi32_mask(ob[b], zero);
             const __mmask16 limit =
                 (__mmask16)angle & (__mmask16)~o_zero & _mm512_cmpgt_epi32_mask(k, zero);
-            const __m512i rr =
-                _mm512_mask_blend_epi32(limit, rst, gain_limit_double(rst, tb[b], pos, egl));
+            const __m512i lim = int_egl ? gain_limit_int(rst, tb[b], pos, (int32_t)egl, true)
+                                        : gain_limit_double(rst, tb[b], pos, egl);
+            const __m512i rr = _mm512_mask_blend_epi32(limit, rst, lim);
             _mm512_storeu_si512((void *)(r[b] + j), rr);
             _mm512_storeu_si512((void *)(a[b] + j), _mm512_sub_epi32(tb[b], rr));
         }
