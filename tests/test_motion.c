@@ -320,17 +320,10 @@ typedef struct Opt {
 static void make_picture(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bpc, unsigned w,
                          unsigned h, unsigned frame)
 {
-    const unsigned ss_x = fmt == VMAF_PIX_FMT_YUV420P || fmt == VMAF_PIX_FMT_YUV422P;
-    const unsigned ss_y = fmt == VMAF_PIX_FMT_YUV420P;
     const unsigned max = (1u << bpc) - 1;
-    memset(pic, 0, sizeof(*pic));
-    pic->pix_fmt = fmt;
-    pic->bpc = bpc;
+    /* reference-counted, as the context hands them in: motion keeps the last two (frames_held) */
+    CHECK(!vmaf_picture_alloc(pic, fmt, bpc, w, h), "picture %ux%u", w, h);
     for (unsigned p = 0; p < (fmt == VMAF_PIX_FMT_YUV400P ? 1u : 3u); p++) {
-        pic->w[p] = p ? (w + ss_x) >> ss_x : w;
-        pic->h[p] = p ? (h + ss_y) >> ss_y : h;
-        pic->stride[p] = (ptrdiff_t)(pic->w[p] * (bpc > 8 ? 2 : 1));
-        pic->data[p] = malloc((size_t)pic->stride[p] * pic->h[p]);
         for (unsigned y = 0; y < pic->h[p]; y++) {
             for (unsigned x = 0; x < pic->w[p]; x++) {
                 const double v = 0.5 + 0.4 * sin((x + 3.0 * frame * (frame % 3 + 1)) * 0.21 + p) *
@@ -342,11 +335,7 @@ static void make_picture(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bp
     }
 }
 
-static void free_picture(VmafPicture *pic)
-{
-    for (int p = 0; p < 3; p++)
-        free(pic->data[p]);
-}
+static void free_picture(VmafPicture *pic) { vmaf_picture_unref(pic); }
 
 /* Runs `ex` with the options on `frames` synthetic frames into fc; returns init's error. */
 static int run_extractor(const LsExtractor *ex, const Opt *opts, unsigned n_opts, LsCollector *fc,

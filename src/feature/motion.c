@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/extractor.h"
+#include "core/picture_ref.h"
 #include "feature/motion.h"
 
 const LsOption ls_motion_options[] = {
@@ -166,20 +167,30 @@ typedef struct MotionPriv {
     LsMotionState state;
     LsMotionDsp dsp;
     unsigned bpc;
-    size_t row_bytes;
-    uint8_t *luma[2]; /* reference luma of the last two frames, slot = index % 2 */
+    /* the reference pictures of the last two frames, slot = index % 2, held (frames_held = 2,
+     * the five-frame window's SAD reads two frames back) rather than copied: a copy was a
+     * frame-sized memcpy per frame and two frame-sized buffers to fault in */
+    VmafPicture held[2];
+    bool have[2];
     void *tmp;
     unsigned n_frames;
 } MotionPriv;
 
+static void release_held(MotionPriv *p)
+{
+    for (int k = 0; k < 2; k++)
+        if (p->have[k]) {
+            vmaf_picture_unref(&p->held[k]);
+            p->have[k] = false;
+        }
+}
+
 static void motion_close(LsFex *fex)
 {
     MotionPriv *p = fex->priv;
+    release_held(p);
     ls_motion_state_close(&p->state);
-    free(p->luma[0]);
-    free(p->luma[1]);
     free(p->tmp);
-    p->luma[0] = p->luma[1] = NULL;
     p->tmp = NULL;
 }
 
@@ -197,11 +208,8 @@ static int motion_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, unsig
     p->bpc = bpc;
     if (p->opt.motion_force_zero)
         return 0;
-    p->row_bytes = (size_t)w * (bpc > 8 ? 2 : 1);
-    p->luma[0] = malloc(p->row_bytes * h);
-    p->luma[1] = malloc(p->row_bytes * h);
     p->tmp = malloc(ls_int_motion_tmp_size(w));
-    if (!p->luma[0] || !p->luma[1] || !p->tmp) {
+    if (!p->tmp) {
         motion_close(fex);
         return -ENOMEM;
     }
@@ -222,22 +230,25 @@ static int motion_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture 
     p->n_frames++;
     uint64_t sad = 0;
     if (ls_motion_needs_sad(s, index)) {
-        const uint8_t *prev = p->luma[(index - s->min_idx) & 1];
-        sad = p->dsp.int_sad(prev, (ptrdiff_t)p->row_bytes, ref->data[0], ref->stride[0], s->w,
+        const VmafPicture *prev = &p->held[(index - s->min_idx) & 1];
+        sad = p->dsp.int_sad(prev->data[0], prev->stride[0], ref->data[0], ref->stride[0], s->w,
                              s->h, p->bpc, p->tmp);
     }
     if (!p->opt.motion_force_zero) {
-        uint8_t *slot = p->luma[index & 1];
-        for (unsigned y = 0; y < s->h; y++)
-            memcpy(slot + y * p->row_bytes, (const uint8_t *)ref->data[0] + y * ref->stride[0],
-                   p->row_bytes);
+        const unsigned slot = index & 1;
+        if (p->have[slot])
+            vmaf_picture_unref(&p->held[slot]);
+        ls_picture_ref(&p->held[slot], ref);
+        p->have[slot] = true;
     }
     return ls_motion_write(s, index, sad, fc);
 }
 
+/* the last pictures go back to their pool at the end of the stream */
 static int motion_flush(LsFex *fex, LsCollector *fc)
 {
     MotionPriv *p = fex->priv;
+    release_held(p);
     return ls_motion_flush(&p->state, fc);
 }
 
@@ -264,6 +275,7 @@ const LsExtractor ls_fex_motion = {
     .priv_size = sizeof(MotionPriv),
     .flags = LS_FEX_TEMPORAL,
     .backend = LOCKSTEP_BACKEND_CPU,
+    .frames_held = 2,
     .provided_features = motion_provided,
     .init = motion_init,
     .extract = motion_extract,
