@@ -167,8 +167,8 @@ typedef struct MotionPriv {
     LsMotionState state;
     LsMotionDsp dsp;
     unsigned bpc;
-    /* the reference pictures of the last two frames, slot = index % 2, held (frames_held = 2,
-     * the five-frame window's SAD reads two frames back) rather than copied: a copy was a
+    /* the reference pictures of the last min_idx frames, slot = index % 2, held (frames_held =
+     * 2, the five-frame window's SAD reads two frames back) rather than copied: a copy was a
      * frame-sized memcpy per frame and two frame-sized buffers to fault in */
     VmafPicture held[2];
     bool have[2];
@@ -240,6 +240,11 @@ static int motion_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture 
             vmaf_picture_unref(&p->held[slot]);
         ls_picture_ref(&p->held[slot], ref);
         p->have[slot] = true;
+        /* without the five-frame window the next SAD reads this frame alone */
+        if (s->min_idx == 1 && p->have[slot ^ 1]) {
+            vmaf_picture_unref(&p->held[slot ^ 1]);
+            p->have[slot ^ 1] = false;
+        }
     }
     return ls_motion_write(s, index, sad, fc);
 }
