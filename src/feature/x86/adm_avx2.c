@@ -68,12 +68,15 @@ static void pad_row32(int32_t *x, int n)
     x[n + 1] = x[n - 2];
 }
 
-/* The scale 0 vertical pass of input columns [c0, c1): low-pass into lo and, when hi is not NULL,
- * high-pass into hi, from the same loads. 16-bit samples enter madd as u - 32768 (smaller ones
- * fit int16 as they are): the offset and the low-pass DC term fold into one constant, and the
- * int32 wrap of 16-bit input is the reference's. */
-static void vertical0_avx2(const void *const rows[4], int bpc, int c0, int c1, int16_t *lo,
-                           int16_t *hi)
+/* The scale 0 vertical pass of a whole input row: low-pass into lo and, for the blocks of
+ * 16 columns that meet [h0, h1) when hi is not NULL, high-pass into hi, from the same loads.
+ * 16-bit samples enter madd as u - 32768 (smaller ones fit int16 as they are): the offset and
+ * the low-pass DC term fold into one constant, and the int32 wrap of 16-bit input is the
+ * reference's. The last block reads up to 15 samples past the row's end (the picture's row
+ * padding or its 64 bytes of slack) into lanes past wi, which pad_row16 overwrites: no scalar
+ * tail. */
+ALWAYS_INLINE void vertical0_row(const void *const rows[4], int bpc, bool eight, int wi, int h0,
+                                 int h1, int16_t *lo, int16_t *hi)
 {
     const uint32_t r = 1u << (bpc - 1), off = bpc == 16 ? 32768u : 0u;
     const __m256i flo01 = pair16(15826, 27411), flo23 = pair16(7345, -4240);
@@ -82,43 +85,40 @@ static void vertical0_avx2(const void *const rows[4], int bpc, int c0, int c1, i
     const __m256i khi = _mm256_set1_epi32((int32_t)r);
     const __m128i shift = _mm_cvtsi32_si128(bpc);
     const __m256i flip = _mm256_set1_epi16((int16_t)off);
-    int j = c0;
-    for (; j + 16 <= c1; j += 16) {
+    const uint8_t *r8[4];
+    const uint16_t *r16[4];
+    for (int t = 0; t < 4; t++) {
+        r8[t] = (const uint8_t *)rows[t];
+        r16[t] = (const uint16_t *)rows[t];
+    }
+    for (int j = 0; j < wi; j += 16) {
         __m256i u[4];
-        for (int t = 0; t < 4; t++) {
-            u[t] = bpc == 8 ? _mm256_cvtepu8_epi16(
-                                  _mm_loadu_si128((const __m128i *)((const uint8_t *)rows[t] + j)))
-                            : _mm256_loadu_si256((const __m256i *)((const uint16_t *)rows[t] + j));
-            if (off)
-                u[t] = _mm256_xor_si256(u[t], flip);
-        }
-        const __m256i p01l = _mm256_unpacklo_epi16(u[0], u[1]),
-                      p01h = _mm256_unpackhi_epi16(u[0], u[1]);
-        const __m256i p23l = _mm256_unpacklo_epi16(u[2], u[3]),
-                      p23h = _mm256_unpackhi_epi16(u[2], u[3]);
-        for (int pass = 0; pass < (hi ? 2 : 1); pass++) {
+        for (int t = 0; t < 4; t++)
+            u[t] = eight ? _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(r8[t] + j)))
+                         : _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(r16[t] + j)), flip);
+        const __m256i p01l = _mm256_unpacklo_epi16(u[0], u[1]), p01h = _mm256_unpackhi_epi16(u[0], u[1]);
+        const __m256i p23l = _mm256_unpacklo_epi16(u[2], u[3]), p23h = _mm256_unpackhi_epi16(u[2], u[3]);
+        const int passes = hi && j + 16 > h0 && j < h1 ? 2 : 1;
+        for (int pass = 0; pass < passes; pass++) {
             const __m256i f01 = pass ? fhi01 : flo01, f23 = pass ? fhi23 : flo23;
             const __m256i k = pass ? khi : klo;
             int16_t *out = pass ? hi : lo;
-            __m256i sl =
-                _mm256_add_epi32(_mm256_madd_epi16(p01l, f01), _mm256_madd_epi16(p23l, f23));
-            __m256i sh =
-                _mm256_add_epi32(_mm256_madd_epi16(p01h, f01), _mm256_madd_epi16(p23h, f23));
+            __m256i sl = _mm256_add_epi32(_mm256_madd_epi16(p01l, f01), _mm256_madd_epi16(p23l, f23));
+            __m256i sh = _mm256_add_epi32(_mm256_madd_epi16(p01h, f01), _mm256_madd_epi16(p23h, f23));
             sl = _mm256_sra_epi32(_mm256_add_epi32(sl, k), shift);
             sh = _mm256_sra_epi32(_mm256_add_epi32(sh, k), shift);
             _mm256_storeu_si256((__m256i *)(out + j), _mm256_packs_epi32(sl, sh));
         }
     }
-    for (; j < c1; j++) {
-        uint32_t u[4];
-        for (int t = 0; t < 4; t++)
-            u[t] = bpc == 8 ? ((const uint8_t *)rows[t])[j] : ((const uint16_t *)rows[t])[j];
-        int16_t l, h;
-        ls_adm_dwt0_vertical(u, bpc, &l, &h);
-        lo[j] = l;
-        if (hi)
-            hi[j] = h;
-    }
+}
+
+static void vertical0_avx2(const void *const rows[4], int bpc, int wi, int h0, int h1,
+                           int16_t *lo, int16_t *hi)
+{
+    if (bpc == 8)
+        vertical0_row(rows, 8, true, wi, h0, h1, lo, hi);
+    else
+        vertical0_row(rows, bpc, false, wi, h0, h1, lo, hi);
 }
 
 static void dwt0_avx2(const void *const rows[4], int bpc, int wi, int d0, int d1, void *tmp,
@@ -129,15 +129,10 @@ static void dwt0_avx2(const void *const rows[4], int bpc, int wi, int d0, int d1
     const __m256i fhi01 = pair16(-4240, -7345), fhi23 = pair16(27411, -15826);
     /* low-pass over every column (the approximation needs it); high-pass only where details
      * are wanted: input columns [2 d0 - 1, 2 d1 + 1), the taps of outputs [d0, d1) */
-    if (h) {
-        const int h0 = 2 * d0 - 1 > 0 ? 2 * d0 - 1 : 0, h1 = 2 * d1 + 1 < wi ? 2 * d1 + 1 : wi;
-        vertical0_avx2(rows, bpc, 0, h0, lo, NULL);
-        vertical0_avx2(rows, bpc, h0, h1, lo, hi);
-        vertical0_avx2(rows, bpc, h1, wi, lo, NULL);
+    const int c0 = 2 * d0 - 1 > 0 ? 2 * d0 - 1 : 0, c1 = 2 * d1 + 1 < wi ? 2 * d1 + 1 : wi;
+    vertical0_avx2(rows, bpc, wi, c0, c1, lo, h ? hi : NULL);
+    if (h)
         pad_row16(hi, wi);
-    } else {
-        vertical0_avx2(rows, bpc, 0, wi, lo, NULL);
-    }
     pad_row16(lo, wi);
 
     const int w = (wi + 1) / 2;
