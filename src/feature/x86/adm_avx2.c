@@ -1,4 +1,5 @@
-/* AVX2 variants of the ADM row units, bit for bit the C references of adm_dsp.c.
+/* AVX2 variants of the ADM row units, bit for bit the C references of adm_dsp.c. The scale 0
+ * DWT is the template x86/adm_simd.h on 256-bit vectors.
  *
  * Every unit is integer apart from the angle test (double compares of exactly converted floats)
  * and the non-integral gain limit (double, as the reference): lanes are independent, so any
@@ -54,13 +55,6 @@ ALWAYS_INLINE __m256i gather_low_halves(__m256i lo, __m256i hi)
 
 /* ---- DWT ---- */
 
-static void pad_row16(int16_t *x, int n)
-{
-    x[-1] = x[1];
-    x[n] = x[n - 1];
-    x[n + 1] = x[n - 2];
-}
-
 static void pad_row32(int32_t *x, int n)
 {
     x[-1] = x[1];
@@ -68,113 +62,26 @@ static void pad_row32(int32_t *x, int n)
     x[n + 1] = x[n - 2];
 }
 
-/* The scale 0 vertical pass of a whole input row: low-pass into lo and, for the blocks of
- * 16 columns that meet [h0, h1) when hi is not NULL, high-pass into hi, from the same loads.
- * 16-bit samples enter madd as u - 32768 (smaller ones fit int16 as they are): the offset and
- * the low-pass DC term fold into one constant, and the int32 wrap of 16-bit input is the
- * reference's. The last block reads up to 15 samples past the row's end (the picture's row
- * padding or its 64 bytes of slack) into lanes past wi, which pad_row16 overwrites: no scalar
- * tail. */
-ALWAYS_INLINE void vertical0_row(const void *const rows[4], int bpc, bool eight, int wi, int h0,
-                                 int h1, int16_t *lo, int16_t *hi)
-{
-    const uint32_t r = 1u << (bpc - 1), off = bpc == 16 ? 32768u : 0u;
-    const __m256i flo01 = pair16(15826, 27411), flo23 = pair16(7345, -4240);
-    const __m256i fhi01 = pair16(-4240, -7345), fhi23 = pair16(27411, -15826);
-    const __m256i klo = _mm256_set1_epi32((int32_t)((uint32_t)LS_ADM_LO_SUM * (off - r) + r));
-    const __m256i khi = _mm256_set1_epi32((int32_t)r);
-    const __m128i shift = _mm_cvtsi32_si128(bpc);
-    const __m256i flip = _mm256_set1_epi16((int16_t)off);
-    const uint8_t *r8[4];
-    const uint16_t *r16[4];
-    for (int t = 0; t < 4; t++) {
-        r8[t] = (const uint8_t *)rows[t];
-        r16[t] = (const uint16_t *)rows[t];
-    }
-    for (int j = 0; j < wi; j += 16) {
-        __m256i u[4];
-        for (int t = 0; t < 4; t++)
-            u[t] = eight ? _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(r8[t] + j)))
-                         : _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(r16[t] + j)), flip);
-        const __m256i p01l = _mm256_unpacklo_epi16(u[0], u[1]), p01h = _mm256_unpackhi_epi16(u[0], u[1]);
-        const __m256i p23l = _mm256_unpacklo_epi16(u[2], u[3]), p23h = _mm256_unpackhi_epi16(u[2], u[3]);
-        const int passes = hi && j + 16 > h0 && j < h1 ? 2 : 1;
-        for (int pass = 0; pass < passes; pass++) {
-            const __m256i f01 = pass ? fhi01 : flo01, f23 = pass ? fhi23 : flo23;
-            const __m256i k = pass ? khi : klo;
-            int16_t *out = pass ? hi : lo;
-            __m256i sl = _mm256_add_epi32(_mm256_madd_epi16(p01l, f01), _mm256_madd_epi16(p23l, f23));
-            __m256i sh = _mm256_add_epi32(_mm256_madd_epi16(p01h, f01), _mm256_madd_epi16(p23h, f23));
-            sl = _mm256_sra_epi32(_mm256_add_epi32(sl, k), shift);
-            sh = _mm256_sra_epi32(_mm256_add_epi32(sh, k), shift);
-            _mm256_storeu_si256((__m256i *)(out + j), _mm256_packs_epi32(sl, sh));
-        }
-    }
-}
-
-static void vertical0_avx2(const void *const rows[4], int bpc, int wi, int h0, int h1,
-                           int16_t *lo, int16_t *hi)
-{
-    if (bpc == 8)
-        vertical0_row(rows, 8, true, wi, h0, h1, lo, hi);
-    else
-        vertical0_row(rows, bpc, false, wi, h0, h1, lo, hi);
-}
-
-static void dwt0_avx2(const void *const rows[4], int bpc, int wi, int d0, int d1, void *tmp,
-                      int32_t *a, int16_t *h, int16_t *v, int16_t *d)
-{
-    int16_t *lo = (int16_t *)tmp + 32, *hi = lo + wi + 64;
-    const __m256i flo01 = pair16(15826, 27411), flo23 = pair16(7345, -4240);
-    const __m256i fhi01 = pair16(-4240, -7345), fhi23 = pair16(27411, -15826);
-    /* low-pass over every column (the approximation needs it); high-pass only where details
-     * are wanted: input columns [2 d0 - 1, 2 d1 + 1), the taps of outputs [d0, d1) */
-    const int c0 = 2 * d0 - 1 > 0 ? 2 * d0 - 1 : 0, c1 = 2 * d1 + 1 < wi ? 2 * d1 + 1 : wi;
-    vertical0_avx2(rows, bpc, wi, c0, c1, lo, h ? hi : NULL);
-    if (h)
-        pad_row16(hi, wi);
-    pad_row16(lo, wi);
-
-    const int w = (wi + 1) / 2;
-    const __m256i rnd = _mm256_set1_epi32(32768);
-    int j;
-    if (a) {
-        for (j = 0; j < w; j += 8) {
-            const __m256i x1 = _mm256_loadu_si256((const __m256i *)(lo + 2 * j - 1));
-            const __m256i x2 = _mm256_loadu_si256((const __m256i *)(lo + 2 * j + 1));
-            const __m256i s =
-                _mm256_add_epi32(_mm256_madd_epi16(x1, flo01), _mm256_madd_epi16(x2, flo23));
-            _mm256_storeu_si256((__m256i *)(a + j),
-                                _mm256_srai_epi32(_mm256_add_epi32(s, rnd), 16));
-        }
-    }
-    if (!h)
-        return;
-    for (j = d0; j < d1; j += 16) {
-        __m256i out[3][2];
-        for (int g = 0; g < 2; g++) {
-            const int jj = j + 8 * g;
-            const __m256i l1 = _mm256_loadu_si256((const __m256i *)(lo + 2 * jj - 1));
-            const __m256i l2 = _mm256_loadu_si256((const __m256i *)(lo + 2 * jj + 1));
-            const __m256i h1 = _mm256_loadu_si256((const __m256i *)(hi + 2 * jj - 1));
-            const __m256i h2 = _mm256_loadu_si256((const __m256i *)(hi + 2 * jj + 1));
-            const __m256i sv =
-                _mm256_add_epi32(_mm256_madd_epi16(l1, fhi01), _mm256_madd_epi16(l2, fhi23));
-            const __m256i sh =
-                _mm256_add_epi32(_mm256_madd_epi16(h1, flo01), _mm256_madd_epi16(h2, flo23));
-            const __m256i sd =
-                _mm256_add_epi32(_mm256_madd_epi16(h1, fhi01), _mm256_madd_epi16(h2, fhi23));
-            out[0][g] = _mm256_srai_epi32(_mm256_add_epi32(sh, rnd), 16);
-            out[1][g] = _mm256_srai_epi32(_mm256_add_epi32(sv, rnd), 16);
-            out[2][g] = _mm256_srai_epi32(_mm256_add_epi32(sd, rnd), 16);
-        }
-        int16_t *const dst[3] = { h, v, d };
-        for (int b = 0; b < 3; b++)
-            _mm256_storeu_si256(
-                (__m256i *)(dst[b] + j),
-                _mm256_permute4x64_epi64(_mm256_packs_epi32(out[b][0], out[b][1]), 0xD8));
-    }
-}
+/* the vector macros of the shared scale 0 DWT (adm_simd.h) */
+#define VI __m256i
+#define N16 16
+#define N32 8
+#define FN(name) name##_avx2
+#define VLOAD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define VSTORE(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), v)
+#define VLOAD_BYTES(p) _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(p)))
+#define VSTORE_NARROW16(p, v) _mm_storeu_si128((__m128i *)(void *)(p), narrow16(v))
+#define VSET16 _mm256_set1_epi16
+#define VSET32 _mm256_set1_epi32
+#define VXOR _mm256_xor_si256
+#define VADD32 _mm256_add_epi32
+#define VMADD _mm256_madd_epi16
+#define VUNPLO16 _mm256_unpacklo_epi16
+#define VUNPHI16 _mm256_unpackhi_epi16
+#define VSRA32 _mm256_sra_epi32
+#define VSRAI32 _mm256_srai_epi32
+#define VPACKS32 _mm256_packs_epi32
+#include "feature/x86/adm_simd.h"
 
 /* true when every lane of the four rows lies in [-32768, 32767] */
 ALWAYS_INLINE bool in_int16_rows(const __m256i x[4])

@@ -1,5 +1,6 @@
 /* AVX-512 (F, BW, DQ, VL) variants of the hot ADM row units, bit for bit the C references of
- * adm_dsp.c; the denominators stay on AVX2. Same arithmetic as adm_avx2.c on twice the lanes,
+ * adm_dsp.c; the denominators stay on AVX2. The scale 0 DWT is the template x86/adm_simd.h on
+ * 512-bit vectors; the rest is the arithmetic of adm_avx2.c on twice the lanes,
  * with what AVX-512 adds: native 64-bit arithmetic shifts, min/max and int64 -> float conversion
  * (one rounding, as the reference's (float) cast), masks instead of blends, and truncating narrowing
  * moves for the reference's (int16)/(int32) casts. Rows are padded by the caller (adm.c): vectors
@@ -58,13 +59,6 @@ ALWAYS_INLINE __m512i interleave_low_halves(__m512i e, __m512i o)
 
 /* ---- DWT ---- */
 
-static void pad_row16(int16_t *x, int n)
-{
-    x[-1] = x[1];
-    x[n] = x[n - 1];
-    x[n + 1] = x[n - 2];
-}
-
 static void pad_row32(int32_t *x, int n)
 {
     x[-1] = x[1];
@@ -72,102 +66,26 @@ static void pad_row32(int32_t *x, int n)
     x[n + 1] = x[n - 2];
 }
 
-/* The scale 0 vertical pass of a whole input row: low-pass into lo and, for the blocks of
- * 32 columns that meet [h0, h1) when hi is not NULL, high-pass into hi, from the same loads.
- * 16-bit samples enter madd as u - 32768 (smaller ones fit int16 as they are): the offset and
- * the low-pass DC term fold into one constant, and the int32 wrap of 16-bit input is the
- * reference's. The last block reads up to 31 samples past the row's end (the picture's row
- * padding or its 64 bytes of slack) into lanes past wi, which pad_row16 overwrites: no scalar
- * tail. */
-ALWAYS_INLINE void vertical0_row(const void *const rows[4], int bpc, bool eight, int wi, int h0,
-                                 int h1, int16_t *lo, int16_t *hi)
-{
-    const uint32_t r = 1u << (bpc - 1), off = bpc == 16 ? 32768u : 0u;
-    const __m512i flo01 = pair16(15826, 27411), flo23 = pair16(7345, -4240);
-    const __m512i fhi01 = pair16(-4240, -7345), fhi23 = pair16(27411, -15826);
-    const __m512i klo = _mm512_set1_epi32((int32_t)((uint32_t)LS_ADM_LO_SUM * (off - r) + r));
-    const __m512i khi = _mm512_set1_epi32((int32_t)r);
-    const __m128i shift = _mm_cvtsi32_si128(bpc);
-    const __m512i flip = _mm512_set1_epi16((int16_t)off);
-    const uint8_t *r8[4];
-    const uint16_t *r16[4];
-    for (int t = 0; t < 4; t++) {
-        r8[t] = (const uint8_t *)rows[t];
-        r16[t] = (const uint16_t *)rows[t];
-    }
-    for (int j = 0; j < wi; j += 32) {
-        __m512i u[4];
-        for (int t = 0; t < 4; t++)
-            u[t] = eight ? _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(r8[t] + j)))
-                         : _mm512_xor_si512(_mm512_loadu_si512((const void *)(r16[t] + j)), flip);
-        const __m512i p01l = _mm512_unpacklo_epi16(u[0], u[1]), p01h = _mm512_unpackhi_epi16(u[0], u[1]);
-        const __m512i p23l = _mm512_unpacklo_epi16(u[2], u[3]), p23h = _mm512_unpackhi_epi16(u[2], u[3]);
-        const int passes = hi && j + 32 > h0 && j < h1 ? 2 : 1;
-        for (int pass = 0; pass < passes; pass++) {
-            const __m512i f01 = pass ? fhi01 : flo01, f23 = pass ? fhi23 : flo23;
-            const __m512i k = pass ? khi : klo;
-            int16_t *out = pass ? hi : lo;
-            __m512i sl = _mm512_add_epi32(_mm512_madd_epi16(p01l, f01), _mm512_madd_epi16(p23l, f23));
-            __m512i sh = _mm512_add_epi32(_mm512_madd_epi16(p01h, f01), _mm512_madd_epi16(p23h, f23));
-            sl = _mm512_sra_epi32(_mm512_add_epi32(sl, k), shift);
-            sh = _mm512_sra_epi32(_mm512_add_epi32(sh, k), shift);
-            _mm512_storeu_si512((void *)(out + j), _mm512_packs_epi32(sl, sh));
-        }
-    }
-}
-
-static void vertical0_avx512(const void *const rows[4], int bpc, int wi, int h0, int h1,
-                           int16_t *lo, int16_t *hi)
-{
-    if (bpc == 8)
-        vertical0_row(rows, 8, true, wi, h0, h1, lo, hi);
-    else
-        vertical0_row(rows, bpc, false, wi, h0, h1, lo, hi);
-}
-
-static void dwt0_avx512(const void *const rows[4], int bpc, int wi, int d0, int d1, void *tmp,
-                        int32_t *a, int16_t *h, int16_t *v, int16_t *d)
-{
-    int16_t *lo = (int16_t *)tmp + 32, *hi = lo + wi + 64;
-    const __m512i flo01 = pair16(15826, 27411), flo23 = pair16(7345, -4240);
-    const __m512i fhi01 = pair16(-4240, -7345), fhi23 = pair16(27411, -15826);
-    /* low-pass over every column (the approximation needs it); high-pass only where details
-     * are wanted: input columns [2 d0 - 1, 2 d1 + 1), the taps of outputs [d0, d1) */
-    const int c0 = 2 * d0 - 1 > 0 ? 2 * d0 - 1 : 0, c1 = 2 * d1 + 1 < wi ? 2 * d1 + 1 : wi;
-    vertical0_avx512(rows, bpc, wi, c0, c1, lo, h ? hi : NULL);
-    if (h)
-        pad_row16(hi, wi);
-    pad_row16(lo, wi);
-
-    const int w = (wi + 1) / 2;
-    const __m512i rnd = _mm512_set1_epi32(32768);
-    int j;
-#define LD(p) _mm512_loadu_si512((const void *)(p))
-    if (a) {
-        for (j = 0; j < w; j += 16) {
-            const __m512i x1 = LD(lo + 2 * j - 1), x2 = LD(lo + 2 * j + 1);
-            const __m512i s =
-                _mm512_add_epi32(_mm512_madd_epi16(x1, flo01), _mm512_madd_epi16(x2, flo23));
-            _mm512_storeu_si512((void *)(a + j), _mm512_srai_epi32(_mm512_add_epi32(s, rnd), 16));
-        }
-    }
-    if (!h)
-        return;
-    for (j = d0; j < d1; j += 16) {
-        const __m512i l1 = LD(lo + 2 * j - 1), l2 = LD(lo + 2 * j + 1);
-        const __m512i h1 = LD(hi + 2 * j - 1), h2 = LD(hi + 2 * j + 1);
-        const __m512i sv =
-            _mm512_add_epi32(_mm512_madd_epi16(l1, fhi01), _mm512_madd_epi16(l2, fhi23));
-        const __m512i sh =
-            _mm512_add_epi32(_mm512_madd_epi16(h1, flo01), _mm512_madd_epi16(h2, flo23));
-        const __m512i sd =
-            _mm512_add_epi32(_mm512_madd_epi16(h1, fhi01), _mm512_madd_epi16(h2, fhi23));
-        store16_i16(h + j, _mm512_srai_epi32(_mm512_add_epi32(sh, rnd), 16));
-        store16_i16(v + j, _mm512_srai_epi32(_mm512_add_epi32(sv, rnd), 16));
-        store16_i16(d + j, _mm512_srai_epi32(_mm512_add_epi32(sd, rnd), 16));
-    }
-#undef LD
-}
+/* the vector macros of the shared scale 0 DWT (adm_simd.h) */
+#define VI __m512i
+#define N16 32
+#define N32 16
+#define FN(name) name##_avx512
+#define VLOAD(p) _mm512_loadu_si512((const void *)(p))
+#define VSTORE(p, v) _mm512_storeu_si512((void *)(p), v)
+#define VLOAD_BYTES(p) _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(p)))
+#define VSTORE_NARROW16(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), _mm512_cvtepi32_epi16(v))
+#define VSET16 _mm512_set1_epi16
+#define VSET32 _mm512_set1_epi32
+#define VXOR _mm512_xor_si512
+#define VADD32 _mm512_add_epi32
+#define VMADD _mm512_madd_epi16
+#define VUNPLO16 _mm512_unpacklo_epi16
+#define VUNPHI16 _mm512_unpackhi_epi16
+#define VSRA32 _mm512_sra_epi32
+#define VSRAI32 _mm512_srai_epi32
+#define VPACKS32 _mm512_packs_epi32
+#include "feature/x86/adm_simd.h"
 
 /* true when every lane of the four rows lies in [-32768, 32767] */
 ALWAYS_INLINE bool in_int16_rows(const __m512i x[4])
