@@ -62,27 +62,6 @@ static void pad_row32(int32_t *x, int n)
     x[n + 1] = x[n - 2];
 }
 
-/* the vector macros of the shared scale 0 DWT (adm_simd.h) */
-#define VI __m256i
-#define N16 16
-#define N32 8
-#define FN(name) name##_avx2
-#define VLOAD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
-#define VSTORE(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), v)
-#define VLOAD_BYTES(p) _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(p)))
-#define VSTORE_NARROW16(p, v) _mm_storeu_si128((__m128i *)(void *)(p), narrow16(v))
-#define VSET16 _mm256_set1_epi16
-#define VSET32 _mm256_set1_epi32
-#define VXOR _mm256_xor_si256
-#define VADD32 _mm256_add_epi32
-#define VMADD _mm256_madd_epi16
-#define VUNPLO16 _mm256_unpacklo_epi16
-#define VUNPHI16 _mm256_unpackhi_epi16
-#define VSRA32 _mm256_sra_epi32
-#define VSRAI32 _mm256_srai_epi32
-#define VPACKS32 _mm256_packs_epi32
-#include "feature/x86/adm_simd.h"
-
 /* true when every lane of the four rows lies in [-32768, 32767] */
 ALWAYS_INLINE bool in_int16_rows(const __m256i x[4])
 {
@@ -483,39 +462,8 @@ static void decouple123_avx2(const int32_t *const o[3], const int32_t *const t[3
 
 /* ---- CSF ---- */
 
-static void csf0_avx2(const int16_t *const x[3], int c0, int c1, const uint16_t factor[3],
-                      int32_t *f, int32_t *m)
-{
-    const __m256i k30 = _mm256_set1_epi32(4369), k15 = _mm256_set1_epi32(8738);
-    const __m256i r12 = _mm256_set1_epi32(2048);
-    __m256i fac[3], rnd[3];
-    __m128i sh[3];
-    for (int b = 0; b < 3; b++) {
-        fac[b] = _mm256_set1_epi32(factor[b]);
-        rnd[b] = _mm256_set1_epi32(ls_adm_csf0_round[b]);
-        sh[b] = _mm_cvtsi32_si128(ls_adm_csf0_shift[b]);
-    }
-    for (int j = c0; j < c1; j += 8) {
-        __m256i fs = _mm256_setzero_si256(), ms = _mm256_setzero_si256();
-        for (int b = 0; b < 3; b++) {
-            const __m256i xb = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(x[b] + j)));
-            const __m256i c = wrap16(
-                _mm256_sra_epi32(_mm256_add_epi32(_mm256_mullo_epi32(xb, fac[b]), rnd[b]), sh[b]));
-            const __m256i mag = _mm256_abs_epi32(c);
-            fs = _mm256_add_epi32(
-                fs,
-                wrap16(_mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(mag, k30), r12), 12)));
-            ms = _mm256_add_epi32(
-                ms,
-                wrap16(_mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(mag, k15), r12), 12)));
-        }
-        _mm256_storeu_si256((__m256i *)(f + j), fs);
-        _mm256_storeu_si256((__m256i *)(m + j), ms);
-    }
-}
-
 /* (int32)((factor * x + 2^27) >> 28) with factor uint32 and x int32 (64-bit product) */
-ALWAYS_INLINE __m256i csf123_8(__m256i x, __m256i factor)
+ALWAYS_INLINE __m256i csf123_lanes(__m256i x, __m256i factor)
 {
     const __m256i mag = _mm256_abs_epi32(x);
     const __m256i rnd = _mm256_set1_epi64x(1 << 27), zero = _mm256_setzero_si256();
@@ -539,39 +487,7 @@ ALWAYS_INLINE __m256i scaled_abs_high(__m256i mag, __m256i k)
     return _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xAA);
 }
 
-static void csf123_avx2(const int32_t *const x[3], int c0, int c1, const uint32_t factor[3],
-                        int32_t *f, int32_t *m)
-{
-    const __m256i k30 = _mm256_set1_epi64x(143165577), k15 = _mm256_set1_epi64x(286331153);
-    __m256i fac[3];
-    for (int b = 0; b < 3; b++)
-        fac[b] = _mm256_set1_epi64x(factor[b]);
-    for (int j = c0; j < c1; j += 8) {
-        __m256i fs = _mm256_setzero_si256(), ms = _mm256_setzero_si256();
-        for (int b = 0; b < 3; b++) {
-            const __m256i mag =
-                _mm256_abs_epi32(csf123_8(_mm256_loadu_si256((const __m256i *)(x[b] + j)), fac[b]));
-            fs = _mm256_add_epi32(fs, scaled_abs_high(mag, k30));
-            ms = _mm256_add_epi32(ms, scaled_abs_high(mag, k15));
-        }
-        _mm256_storeu_si256((__m256i *)(f + j), fs);
-        _mm256_storeu_si256((__m256i *)(m + j), ms);
-    }
-}
-
 /* ---- numerator and denominator ---- */
-
-ALWAYS_INLINE __m256i threshold8(const int32_t *up, const int32_t *mid, const int32_t *down,
-                                 const int32_t *m, int j)
-{
-#define LD(p) _mm256_loadu_si256((const __m256i *)(p))
-    __m256i s = _mm256_add_epi32(_mm256_add_epi32(LD(up + j - 1), LD(up + j)), LD(up + j + 1));
-    s = _mm256_add_epi32(s, _mm256_add_epi32(LD(mid + j - 1), LD(mid + j + 1)));
-    s = _mm256_add_epi32(
-        s, _mm256_add_epi32(_mm256_add_epi32(LD(down + j - 1), LD(down + j)), LD(down + j + 1)));
-    return _mm256_add_epi32(s, LD(m + j));
-#undef LD
-}
 
 /* arithmetic right shift of int64 lanes */
 ALWAYS_INLINE __m256i sra64(__m256i v, __m128i s)
@@ -605,66 +521,6 @@ ALWAYS_INLINE int64_t hsum64(__m256i v)
 {
     const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
     return (int64_t)((uint64_t)_mm_cvtsi128_si64(s) + (uint64_t)_mm_extract_epi64(s, 1));
-}
-
-static void cm0_avx2(const int16_t *const src[3], const int32_t *f_up, const int32_t *f_mid,
-                     const int32_t *f_down, const int32_t *m, int j0, int j1,
-                     const uint16_t factor[3], const uint32_t cs[3], const uint32_t cr[3],
-                     int64_t acc[3])
-{
-    __m256i sum[3], fac[3], qr[3], crv[3];
-    __m128i qs[3], csv[3], ts[3];
-    for (int b = 0; b < 3; b++) {
-        sum[b] = _mm256_setzero_si256();
-        fac[b] = _mm256_set1_epi32(factor[b]);
-        qr[b] = _mm256_set1_epi64x(ls_adm_cm0_sq_round[b]);
-        qs[b] = _mm_cvtsi32_si128(ls_adm_cm0_sq_shift[b]);
-        crv[b] = _mm256_set1_epi64x(cr[b]);
-        csv[b] = _mm_cvtsi32_si128((int)cs[b]);
-        ts[b] = _mm_cvtsi32_si128(ls_adm_cm0_thr_shift[b]);
-    }
-    for (int j = j0; j < j1; j += 8) {
-        const __m256i valid = first_lanes32(j1 - j);
-        const __m256i thr = threshold8(f_up, f_mid, f_down, m, j);
-        for (int b = 0; b < 3; b++) {
-            const __m256i s = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(src[b] + j)));
-            __m256i x = _mm256_abs_epi32(_mm256_mullo_epi32(s, fac[b]));
-            x = _mm256_sub_epi32(x, _mm256_sll_epi32(thr, ts[b]));
-            x = _mm256_and_si256(_mm256_max_epi32(x, _mm256_setzero_si256()), valid);
-            if (_mm256_testz_si256(x, x))
-                continue;
-            sum[b] = cube_terms(sum[b], x, qr[b], qs[b], crv[b], csv[b]);
-        }
-    }
-    for (int b = 0; b < 3; b++)
-        acc[b] = hsum64(sum[b]);
-}
-
-static void cm123_avx2(const int32_t *const src[3], const int32_t *f_up, const int32_t *f_mid,
-                       const int32_t *f_down, const int32_t *m, int j0, int j1,
-                       const uint32_t factor[3], uint32_t cs, uint32_t cr, int64_t acc[3])
-{
-    __m256i sum[3], fac[3];
-    for (int b = 0; b < 3; b++) {
-        sum[b] = _mm256_setzero_si256();
-        fac[b] = _mm256_set1_epi64x(factor[b]);
-    }
-    const __m256i qr = _mm256_set1_epi64x(1 << 29), crv = _mm256_set1_epi64x(cr);
-    const __m128i qs = _mm_cvtsi32_si128(30), csv = _mm_cvtsi32_si128((int)cs);
-    for (int j = j0; j < j1; j += 8) {
-        const __m256i valid = first_lanes32(j1 - j);
-        const __m256i thr = threshold8(f_up, f_mid, f_down, m, j);
-        for (int b = 0; b < 3; b++) {
-            const __m256i c = csf123_8(_mm256_loadu_si256((const __m256i *)(src[b] + j)), fac[b]);
-            __m256i x = _mm256_sub_epi32(_mm256_abs_epi32(c), thr);
-            x = _mm256_and_si256(_mm256_max_epi32(x, _mm256_setzero_si256()), valid);
-            if (_mm256_testz_si256(x, x))
-                continue;
-            sum[b] = cube_terms(sum[b], x, qr, qs, crv, csv);
-        }
-    }
-    for (int b = 0; b < 3; b++)
-        acc[b] = hsum64(sum[b]);
 }
 
 static void den123_avx2(const int32_t *const band[3], int j0, int j1, int sq, uint32_t cs,
@@ -720,6 +576,42 @@ static void den0_avx2(const int16_t *const band[3], int j0, int j1, uint64_t acc
         acc[b] = (uint64_t)hsum64(s);
     }
 }
+
+/* max(x, 0) in the first n lanes (n may exceed the lane count), 0 in the others */
+ALWAYS_INLINE __m256i keep_positive(__m256i x, int n)
+{
+    return _mm256_and_si256(_mm256_max_epi32(x, _mm256_setzero_si256()), first_lanes32(n));
+}
+
+ALWAYS_INLINE bool all_zero(__m256i x) { return _mm256_testz_si256(x, x); }
+
+/* the vector macros of the shared units (adm_simd.h) */
+#define VI __m256i
+#define N16 16
+#define N32 8
+#define FN(name) name##_avx2
+#define VLOAD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define VSTORE(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), v)
+#define VLOAD_BYTES(p) _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(p)))
+#define VSTORE_NARROW16(p, v) _mm_storeu_si128((__m128i *)(void *)(p), narrow16(v))
+#define VSET16 _mm256_set1_epi16
+#define VSET32 _mm256_set1_epi32
+#define VXOR _mm256_xor_si256
+#define VADD32 _mm256_add_epi32
+#define VMADD _mm256_madd_epi16
+#define VUNPLO16 _mm256_unpacklo_epi16
+#define VUNPHI16 _mm256_unpackhi_epi16
+#define VSRA32 _mm256_sra_epi32
+#define VSRAI32 _mm256_srai_epi32
+#define VPACKS32 _mm256_packs_epi32
+#define VLOAD_I16(p) _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p)))
+#define VZERO _mm256_setzero_si256
+#define VSET64 _mm256_set1_epi64x
+#define VABS32 _mm256_abs_epi32
+#define VMULLO32 _mm256_mullo_epi32
+#define VSUB32 _mm256_sub_epi32
+#define VSLL32 _mm256_sll_epi32
+#include "feature/x86/adm_simd.h"
 
 void ls_adm_dsp_init_avx2(LsAdmDsp *dsp)
 {

@@ -66,27 +66,6 @@ static void pad_row32(int32_t *x, int n)
     x[n + 1] = x[n - 2];
 }
 
-/* the vector macros of the shared scale 0 DWT (adm_simd.h) */
-#define VI __m512i
-#define N16 32
-#define N32 16
-#define FN(name) name##_avx512
-#define VLOAD(p) _mm512_loadu_si512((const void *)(p))
-#define VSTORE(p, v) _mm512_storeu_si512((void *)(p), v)
-#define VLOAD_BYTES(p) _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(p)))
-#define VSTORE_NARROW16(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), _mm512_cvtepi32_epi16(v))
-#define VSET16 _mm512_set1_epi16
-#define VSET32 _mm512_set1_epi32
-#define VXOR _mm512_xor_si512
-#define VADD32 _mm512_add_epi32
-#define VMADD _mm512_madd_epi16
-#define VUNPLO16 _mm512_unpacklo_epi16
-#define VUNPHI16 _mm512_unpackhi_epi16
-#define VSRA32 _mm512_sra_epi32
-#define VSRAI32 _mm512_srai_epi32
-#define VPACKS32 _mm512_packs_epi32
-#include "feature/x86/adm_simd.h"
-
 /* true when every lane of the four rows lies in [-32768, 32767] */
 ALWAYS_INLINE bool in_int16_rows(const __m512i x[4])
 {
@@ -409,38 +388,8 @@ static void decouple123_avx512(const int32_t *const o[3], const int32_t *const t
 
 /* ---- CSF ---- */
 
-static void csf0_avx512(const int16_t *const x[3], int c0, int c1, const uint16_t factor[3],
-                        int32_t *f, int32_t *m)
-{
-    const __m512i k30 = _mm512_set1_epi32(4369), k15 = _mm512_set1_epi32(8738);
-    const __m512i r12 = _mm512_set1_epi32(2048);
-    __m512i fac[3], rnd[3];
-    __m128i sh[3];
-    for (int b = 0; b < 3; b++) {
-        fac[b] = _mm512_set1_epi32(factor[b]);
-        rnd[b] = _mm512_set1_epi32(ls_adm_csf0_round[b]);
-        sh[b] = _mm_cvtsi32_si128(ls_adm_csf0_shift[b]);
-    }
-    for (int j = c0; j < c1; j += 16) {
-        __m512i fs = _mm512_setzero_si512(), ms = _mm512_setzero_si512();
-        for (int b = 0; b < 3; b++) {
-            const __m512i c = wrap16(_mm512_sra_epi32(
-                _mm512_add_epi32(_mm512_mullo_epi32(load16_i16(x[b] + j), fac[b]), rnd[b]), sh[b]));
-            const __m512i mag = _mm512_abs_epi32(c);
-            fs = _mm512_add_epi32(
-                fs,
-                wrap16(_mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(mag, k30), r12), 12)));
-            ms = _mm512_add_epi32(
-                ms,
-                wrap16(_mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(mag, k15), r12), 12)));
-        }
-        _mm512_storeu_si512((void *)(f + j), fs);
-        _mm512_storeu_si512((void *)(m + j), ms);
-    }
-}
-
 /* (int32)((factor * x + 2^27) >> 28) with factor uint32 and x int32 (64-bit product) */
-ALWAYS_INLINE __m512i csf123_16(__m512i x, __m512i factor)
+ALWAYS_INLINE __m512i csf123_lanes(__m512i x, __m512i factor)
 {
     const __m512i mag = _mm512_abs_epi32(x);
     const __m512i rnd = _mm512_set1_epi64(1 << 27), zero = _mm512_setzero_si512();
@@ -465,25 +414,6 @@ ALWAYS_INLINE __m512i scaled_abs_high(__m512i mag, __m512i k)
     return _mm512_mask_blend_epi32(0xaaaa, _mm512_srli_epi64(pe, 32), po);
 }
 
-static void csf123_avx512(const int32_t *const x[3], int c0, int c1, const uint32_t factor[3],
-                          int32_t *f, int32_t *m)
-{
-    const __m512i k30 = _mm512_set1_epi64(143165577), k15 = _mm512_set1_epi64(286331153);
-    __m512i fac[3];
-    for (int b = 0; b < 3; b++)
-        fac[b] = _mm512_set1_epi64(factor[b]);
-    for (int j = c0; j < c1; j += 16) {
-        __m512i fs = _mm512_setzero_si512(), ms = _mm512_setzero_si512();
-        for (int b = 0; b < 3; b++) {
-            const __m512i mag = _mm512_abs_epi32(csf123_16(load16_i32(x[b] + j), fac[b]));
-            fs = _mm512_add_epi32(fs, scaled_abs_high(mag, k30));
-            ms = _mm512_add_epi32(ms, scaled_abs_high(mag, k15));
-        }
-        _mm512_storeu_si512((void *)(f + j), fs);
-        _mm512_storeu_si512((void *)(m + j), ms);
-    }
-}
-
 /* ---- numerator ---- */
 
 /* sum of the int64 lanes, wrapping like the reference's uint64 accumulation */
@@ -492,18 +422,6 @@ ALWAYS_INLINE int64_t hsum64(__m512i v)
     const __m256i s4 = _mm256_add_epi64(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
     const __m128i s2 = _mm_add_epi64(_mm256_castsi256_si128(s4), _mm256_extracti128_si256(s4, 1));
     return (int64_t)((uint64_t)_mm_cvtsi128_si64(s2) + (uint64_t)_mm_extract_epi64(s2, 1));
-}
-
-ALWAYS_INLINE __m512i threshold16(const int32_t *up, const int32_t *mid, const int32_t *down,
-                                  const int32_t *m, int j)
-{
-    __m512i s = _mm512_add_epi32(_mm512_add_epi32(load16_i32(up + j - 1), load16_i32(up + j)),
-                                 load16_i32(up + j + 1));
-    s = _mm512_add_epi32(s, _mm512_add_epi32(load16_i32(mid + j - 1), load16_i32(mid + j + 1)));
-    s = _mm512_add_epi32(
-        s, _mm512_add_epi32(_mm512_add_epi32(load16_i32(down + j - 1), load16_i32(down + j)),
-                            load16_i32(down + j + 1)));
-    return _mm512_add_epi32(s, load16_i32(m + j));
 }
 
 /* Σ ((x2 * x + cr) >> cs) over the lanes of x (0 <= x < 2^31), x2 = (int32)((x*x + qr) >> qs) */
@@ -518,64 +436,41 @@ ALWAYS_INLINE __m512i cube_terms(__m512i acc, __m512i x, __m512i qr, __m128i qs,
     return _mm512_add_epi64(acc, _mm512_add_epi64(pe, po));
 }
 
-static void cm0_avx512(const int16_t *const src[3], const int32_t *f_up, const int32_t *f_mid,
-                       const int32_t *f_down, const int32_t *m, int j0, int j1,
-                       const uint16_t factor[3], const uint32_t cs[3], const uint32_t cr[3],
-                       int64_t acc[3])
+/* max(x, 0) in the first n lanes (n may exceed the lane count), 0 in the others */
+ALWAYS_INLINE __m512i keep_positive(__m512i x, int n)
 {
-    __m512i sum[3], fac[3], qr[3], crv[3];
-    __m128i qs[3], csv[3], ts[3];
-    for (int b = 0; b < 3; b++) {
-        sum[b] = _mm512_setzero_si512();
-        fac[b] = _mm512_set1_epi32(factor[b]);
-        qr[b] = _mm512_set1_epi64(ls_adm_cm0_sq_round[b]);
-        qs[b] = _mm_cvtsi32_si128(ls_adm_cm0_sq_shift[b]);
-        crv[b] = _mm512_set1_epi64(cr[b]);
-        csv[b] = _mm_cvtsi32_si128((int)cs[b]);
-        ts[b] = _mm_cvtsi32_si128(ls_adm_cm0_thr_shift[b]);
-    }
-    for (int j = j0; j < j1; j += 16) {
-        const __mmask16 valid = first16(j1 - j);
-        const __m512i thr = threshold16(f_up, f_mid, f_down, m, j);
-        for (int b = 0; b < 3; b++) {
-            __m512i x = _mm512_abs_epi32(_mm512_mullo_epi32(load16_i16(src[b] + j), fac[b]));
-            x = _mm512_sub_epi32(x, _mm512_sll_epi32(thr, ts[b]));
-            x = _mm512_maskz_max_epi32(valid, x, _mm512_setzero_si512());
-            if (!_mm512_test_epi32_mask(x, x))
-                continue;
-            sum[b] = cube_terms(sum[b], x, qr[b], qs[b], crv[b], csv[b]);
-        }
-    }
-    for (int b = 0; b < 3; b++)
-        acc[b] = hsum64(sum[b]);
+    return _mm512_maskz_max_epi32(first16(n), x, _mm512_setzero_si512());
 }
 
-static void cm123_avx512(const int32_t *const src[3], const int32_t *f_up, const int32_t *f_mid,
-                         const int32_t *f_down, const int32_t *m, int j0, int j1,
-                         const uint32_t factor[3], uint32_t cs, uint32_t cr, int64_t acc[3])
-{
-    __m512i sum[3], fac[3];
-    for (int b = 0; b < 3; b++) {
-        sum[b] = _mm512_setzero_si512();
-        fac[b] = _mm512_set1_epi64(factor[b]);
-    }
-    const __m512i qr = _mm512_set1_epi64(1 << 29), crv = _mm512_set1_epi64(cr);
-    const __m128i qs = _mm_cvtsi32_si128(30), csv = _mm_cvtsi32_si128((int)cs);
-    for (int j = j0; j < j1; j += 16) {
-        const __mmask16 valid = first16(j1 - j);
-        const __m512i thr = threshold16(f_up, f_mid, f_down, m, j);
-        for (int b = 0; b < 3; b++) {
-            const __m512i c = csf123_16(load16_i32(src[b] + j), fac[b]);
-            __m512i x = _mm512_sub_epi32(_mm512_abs_epi32(c), thr);
-            x = _mm512_maskz_max_epi32(valid, x, _mm512_setzero_si512());
-            if (!_mm512_test_epi32_mask(x, x))
-                continue;
-            sum[b] = cube_terms(sum[b], x, qr, qs, crv, csv);
-        }
-    }
-    for (int b = 0; b < 3; b++)
-        acc[b] = hsum64(sum[b]);
-}
+ALWAYS_INLINE bool all_zero(__m512i x) { return !_mm512_test_epi32_mask(x, x); }
+
+/* the vector macros of the shared units (adm_simd.h) */
+#define VI __m512i
+#define N16 32
+#define N32 16
+#define FN(name) name##_avx512
+#define VLOAD(p) _mm512_loadu_si512((const void *)(p))
+#define VSTORE(p, v) _mm512_storeu_si512((void *)(p), v)
+#define VLOAD_BYTES(p) _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(p)))
+#define VSTORE_NARROW16(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), _mm512_cvtepi32_epi16(v))
+#define VSET16 _mm512_set1_epi16
+#define VSET32 _mm512_set1_epi32
+#define VXOR _mm512_xor_si512
+#define VADD32 _mm512_add_epi32
+#define VMADD _mm512_madd_epi16
+#define VUNPLO16 _mm512_unpacklo_epi16
+#define VUNPHI16 _mm512_unpackhi_epi16
+#define VSRA32 _mm512_sra_epi32
+#define VSRAI32 _mm512_srai_epi32
+#define VPACKS32 _mm512_packs_epi32
+#define VLOAD_I16(p) load16_i16(p)
+#define VZERO _mm512_setzero_si512
+#define VSET64 _mm512_set1_epi64
+#define VABS32 _mm512_abs_epi32
+#define VMULLO32 _mm512_mullo_epi32
+#define VSUB32 _mm512_sub_epi32
+#define VSLL32 _mm512_sll_epi32
+#include "feature/x86/adm_simd.h"
 
 void ls_adm_dsp_init_avx512(LsAdmDsp *dsp)
 {

@@ -1,7 +1,9 @@
-/* Integer ADM scale 0 DWT for one x86 vector width: included by adm_avx2.c and adm_avx512.c
- * after they define the vector macros (VI, N16, N32, V*, FN) and pair16. One algorithm, two
- * widths: every step is madd on int16 pairs into int32 lanes, exact, so the width only sets how
- * many columns a step covers. */
+/* Integer ADM row units for one x86 vector width: the scale 0 DWT, the CSF and the numerators.
+ * Included by adm_avx2.c and adm_avx512.c after they define the vector macros (VI, N16, N32,
+ * V*, FN) and the helpers whose best form differs by width (pair16, wrap16, csf123_lanes,
+ * scaled_abs_high, cube_terms, hsum64, keep_positive, all_zero). One algorithm, two widths:
+ * every lane is independent and every sum integer, so the width only sets how many columns a
+ * step covers. */
 
 static void pad_row16(int16_t *x, int n)
 {
@@ -97,4 +99,116 @@ static void FN(dwt0)(const void *const rows[4], int bpc, int wi, int d0, int d1,
         VSTORE_NARROW16(v + j, htap0(l1, l2, fhi01, fhi23));
         VSTORE_NARROW16(d + j, htap0(h1, h2, fhi01, fhi23));
     }
+}
+
+/* ---- CSF (adm.md §6): f = Σθ flt_θ, m = Σθ center_θ over N32 columns a step ---- */
+
+static void FN(csf0)(const int16_t *const x[3], int c0, int c1, const uint16_t factor[3],
+                     int32_t *f, int32_t *m)
+{
+    const VI k30 = VSET32(4369), k15 = VSET32(8738), r12 = VSET32(2048);
+    VI fac[3], rnd[3];
+    __m128i sh[3];
+    for (int b = 0; b < 3; b++) {
+        fac[b] = VSET32(factor[b]);
+        rnd[b] = VSET32(ls_adm_csf0_round[b]);
+        sh[b] = _mm_cvtsi32_si128(ls_adm_csf0_shift[b]);
+    }
+    for (int j = c0; j < c1; j += N32) {
+        VI fs = VZERO(), ms = VZERO();
+        for (int b = 0; b < 3; b++) {
+            const VI c = wrap16(VSRA32(VADD32(VMULLO32(VLOAD_I16(x[b] + j), fac[b]), rnd[b]), sh[b]));
+            const VI mag = VABS32(c);
+            fs = VADD32(fs, wrap16(VSRAI32(VADD32(VMULLO32(mag, k30), r12), 12)));
+            ms = VADD32(ms, wrap16(VSRAI32(VADD32(VMULLO32(mag, k15), r12), 12)));
+        }
+        VSTORE(f + j, fs);
+        VSTORE(m + j, ms);
+    }
+}
+
+static void FN(csf123)(const int32_t *const x[3], int c0, int c1, const uint32_t factor[3],
+                       int32_t *f, int32_t *m)
+{
+    const VI k30 = VSET64(143165577), k15 = VSET64(286331153);
+    VI fac[3];
+    for (int b = 0; b < 3; b++)
+        fac[b] = VSET64(factor[b]);
+    for (int j = c0; j < c1; j += N32) {
+        VI fs = VZERO(), ms = VZERO();
+        for (int b = 0; b < 3; b++) {
+            const VI mag = VABS32(csf123_lanes(VLOAD(x[b] + j), fac[b]));
+            fs = VADD32(fs, scaled_abs_high(mag, k30));
+            ms = VADD32(ms, scaled_abs_high(mag, k15));
+        }
+        VSTORE(f + j, fs);
+        VSTORE(m + j, ms);
+    }
+}
+
+/* ---- numerator (adm.md §8.1) ---- */
+
+/* the masking threshold at columns j.. (ls_adm_threshold) */
+ALWAYS_INLINE VI threshold(const int32_t *up, const int32_t *mid, const int32_t *down,
+                           const int32_t *m, int j)
+{
+    VI s = VADD32(VADD32(VLOAD(up + j - 1), VLOAD(up + j)), VLOAD(up + j + 1));
+    s = VADD32(s, VADD32(VLOAD(mid + j - 1), VLOAD(mid + j + 1)));
+    s = VADD32(s, VADD32(VADD32(VLOAD(down + j - 1), VLOAD(down + j)), VLOAD(down + j + 1)));
+    return VADD32(s, VLOAD(m + j));
+}
+
+static void FN(cm0)(const int16_t *const src[3], const int32_t *f_up, const int32_t *f_mid,
+                    const int32_t *f_down, const int32_t *m, int j0, int j1,
+                    const uint16_t factor[3], const uint32_t cs[3], const uint32_t cr[3],
+                    int64_t acc[3])
+{
+    VI sum[3], fac[3], qr[3], crv[3];
+    __m128i qs[3], csv[3], ts[3];
+    for (int b = 0; b < 3; b++) {
+        sum[b] = VZERO();
+        fac[b] = VSET32(factor[b]);
+        qr[b] = VSET64(ls_adm_cm0_sq_round[b]);
+        qs[b] = _mm_cvtsi32_si128(ls_adm_cm0_sq_shift[b]);
+        crv[b] = VSET64(cr[b]);
+        csv[b] = _mm_cvtsi32_si128((int)cs[b]);
+        ts[b] = _mm_cvtsi32_si128(ls_adm_cm0_thr_shift[b]);
+    }
+    for (int j = j0; j < j1; j += N32) {
+        const VI thr = threshold(f_up, f_mid, f_down, m, j);
+        for (int b = 0; b < 3; b++) {
+            VI x = VABS32(VMULLO32(VLOAD_I16(src[b] + j), fac[b]));
+            x = keep_positive(VSUB32(x, VSLL32(thr, ts[b])), j1 - j);
+            if (all_zero(x)) /* masked: nothing to add */
+                continue;
+            sum[b] = cube_terms(sum[b], x, qr[b], qs[b], crv[b], csv[b]);
+        }
+    }
+    for (int b = 0; b < 3; b++)
+        acc[b] = hsum64(sum[b]);
+}
+
+static void FN(cm123)(const int32_t *const src[3], const int32_t *f_up, const int32_t *f_mid,
+                      const int32_t *f_down, const int32_t *m, int j0, int j1,
+                      const uint32_t factor[3], uint32_t cs, uint32_t cr, int64_t acc[3])
+{
+    VI sum[3], fac[3];
+    for (int b = 0; b < 3; b++) {
+        sum[b] = VZERO();
+        fac[b] = VSET64(factor[b]);
+    }
+    const VI qr = VSET64(1 << 29), crv = VSET64(cr);
+    const __m128i qs = _mm_cvtsi32_si128(30), csv = _mm_cvtsi32_si128((int)cs);
+    for (int j = j0; j < j1; j += N32) {
+        const VI thr = threshold(f_up, f_mid, f_down, m, j);
+        for (int b = 0; b < 3; b++) {
+            const VI c = csf123_lanes(VLOAD(src[b] + j), fac[b]);
+            const VI x = keep_positive(VSUB32(VABS32(c), thr), j1 - j);
+            if (all_zero(x))
+                continue;
+            sum[b] = cube_terms(sum[b], x, qr, qs, crv, csv);
+        }
+    }
+    for (int b = 0; b < 3; b++)
+        acc[b] = hsum64(sum[b]);
 }
