@@ -55,13 +55,6 @@ ALWAYS_INLINE __m256i gather_low_halves(__m256i lo, __m256i hi)
 
 /* ---- DWT ---- */
 
-static void pad_row32(int32_t *x, int n)
-{
-    x[-1] = x[1];
-    x[n] = x[n - 1];
-    x[n + 1] = x[n - 2];
-}
-
 /* true when every lane of the four rows lies in [-32768, 32767] */
 ALWAYS_INLINE bool in_int16_rows(const __m256i x[4])
 {
@@ -70,104 +63,6 @@ ALWAYS_INLINE bool in_int16_rows(const __m256i x[4])
         _mm256_or_si256(_mm256_add_epi32(x[0], bias), _mm256_add_epi32(x[1], bias)),
         _mm256_or_si256(_mm256_add_epi32(x[2], bias), _mm256_add_epi32(x[3], bias)));
     return _mm256_testz_si256(any, _mm256_set1_epi32((int32_t)0xffff0000));
-}
-
-/* Four outputs (in the low halves of the 64-bit lanes) of the scale 1..3 horizontal pass from
- * x1 = t[2j-1 .. 2j+6] and x2 = t[2j+1 .. 2j+8]. */
-ALWAYS_INLINE __m256i htap4(__m256i x1, __m256i x2, const __m256i f[4], __m256i rnd, __m128i sh)
-{
-    __m256i s = _mm256_mul_epi32(x1, f[0]);
-    s = _mm256_add_epi64(s, _mm256_mul_epi32(_mm256_srli_epi64(x1, 32), f[1]));
-    s = _mm256_add_epi64(s, _mm256_mul_epi32(x2, f[2]));
-    s = _mm256_add_epi64(s, _mm256_mul_epi32(_mm256_srli_epi64(x2, 32), f[3]));
-    /* bits [sh, sh + 32) of the sum: the (int32) cast of the arithmetic shift */
-    return _mm256_srl_epi64(_mm256_add_epi64(s, rnd), sh);
-}
-
-static void dwt123_avx2(const int32_t *const rows[4], int scale, int wi, int d0, int d1, void *tmp,
-                        int32_t *a, int32_t *h, int32_t *v, int32_t *d)
-{
-    const int t = scale - 1;
-    int32_t *lo = (int32_t *)tmp + 16, *hi = lo + wi + 48;
-    __m256i flo[4], fhi[4];
-    for (int k = 0; k < 4; k++) {
-        flo[k] = _mm256_set1_epi64x(ls_adm_dwt_lo[k]);
-        fhi[k] = _mm256_set1_epi64x(ls_adm_dwt_hi[k]);
-    }
-    const __m256i vr = _mm256_set1_epi64x(ls_adm_dwt_v_round[t]);
-    const __m128i vs = _mm_cvtsi32_si128(ls_adm_dwt_v_shift[t]);
-    /* low-pass over every column, high-pass only for the taps of outputs [d0, d1) (dwt0) */
-    for (int pass = 0; pass < (h ? 2 : 1); pass++) {
-        const __m256i *f = pass ? fhi : flo;
-        const int c0 = pass && 2 * d0 - 1 > 0 ? 2 * d0 - 1 : 0;
-        const int c1 = pass && 2 * d1 + 1 < wi ? 2 * d1 + 1 : wi;
-        const __m256i f01 = pass ? pair16(-4240, -7345) : pair16(15826, 27411);
-        const __m256i f23 = pass ? pair16(27411, -15826) : pair16(7345, -4240);
-        for (int j = c0; j < c1; j += 8) {
-            __m256i x[4], xo[4];
-            for (int k = 0; k < 4; k++)
-                x[k] = _mm256_loadu_si256((const __m256i *)(rows[k] + j));
-            if (scale == 1 && in_int16_rows(x)) {
-                /* no rounding or shift at scale 1, and an int16 input sums exactly in int32 */
-                const __m256i low16 = _mm256_set1_epi32(0xffff);
-                const __m256i p01 =
-                    _mm256_or_si256(_mm256_and_si256(x[0], low16), _mm256_slli_epi32(x[1], 16));
-                const __m256i p23 =
-                    _mm256_or_si256(_mm256_and_si256(x[2], low16), _mm256_slli_epi32(x[3], 16));
-                _mm256_storeu_si256(
-                    (__m256i *)((pass ? hi : lo) + j),
-                    _mm256_add_epi32(_mm256_madd_epi16(p01, f01), _mm256_madd_epi16(p23, f23)));
-                continue;
-            }
-            for (int k = 0; k < 4; k++)
-                xo[k] = _mm256_srli_epi64(x[k], 32);
-            __m256i se = _mm256_mul_epi32(x[0], f[0]), so = _mm256_mul_epi32(xo[0], f[0]);
-            for (int k = 1; k < 4; k++) {
-                se = _mm256_add_epi64(se, _mm256_mul_epi32(x[k], f[k]));
-                so = _mm256_add_epi64(so, _mm256_mul_epi32(xo[k], f[k]));
-            }
-            se = _mm256_srl_epi64(_mm256_add_epi64(se, vr), vs);
-            so = _mm256_srl_epi64(_mm256_add_epi64(so, vr), vs);
-            _mm256_storeu_si256((__m256i *)((pass ? hi : lo) + j),
-                                _mm256_blend_epi32(se, _mm256_slli_epi64(so, 32), 0xAA));
-        }
-    }
-    pad_row32(lo, wi);
-    if (h)
-        pad_row32(hi, wi);
-
-    const int w = (wi + 1) / 2;
-    const __m256i hr = _mm256_set1_epi64x(ls_adm_dwt_h_round[t]);
-    const __m128i hs = _mm_cvtsi32_si128(ls_adm_dwt_h_shift[t]);
-    if (a) {
-        for (int j = 0; j < w; j += 8) {
-            __m256i r4[2];
-            for (int g = 0; g < 2; g++) {
-                const int jj = j + 4 * g;
-                r4[g] = htap4(_mm256_loadu_si256((const __m256i *)(lo + 2 * jj - 1)),
-                              _mm256_loadu_si256((const __m256i *)(lo + 2 * jj + 1)), flo, hr, hs);
-            }
-            _mm256_storeu_si256((__m256i *)(a + j), gather_low_halves(r4[0], r4[1]));
-        }
-    }
-    if (!h)
-        return;
-    for (int j = d0; j < d1; j += 8) {
-        __m256i rv[2], rh[2], rd[2];
-        for (int g = 0; g < 2; g++) {
-            const int jj = j + 4 * g;
-            const __m256i l1 = _mm256_loadu_si256((const __m256i *)(lo + 2 * jj - 1));
-            const __m256i l2 = _mm256_loadu_si256((const __m256i *)(lo + 2 * jj + 1));
-            const __m256i h1 = _mm256_loadu_si256((const __m256i *)(hi + 2 * jj - 1));
-            const __m256i h2 = _mm256_loadu_si256((const __m256i *)(hi + 2 * jj + 1));
-            rv[g] = htap4(l1, l2, fhi, hr, hs);
-            rh[g] = htap4(h1, h2, flo, hr, hs);
-            rd[g] = htap4(h1, h2, fhi, hr, hs);
-        }
-        _mm256_storeu_si256((__m256i *)(v + j), gather_low_halves(rv[0], rv[1]));
-        _mm256_storeu_si256((__m256i *)(h + j), gather_low_halves(rh[0], rh[1]));
-        _mm256_storeu_si256((__m256i *)(d + j), gather_low_halves(rd[0], rd[1]));
-    }
 }
 
 /* ---- decoupling ---- */
@@ -604,6 +499,16 @@ ALWAYS_INLINE bool all_zero(__m256i x) { return _mm256_testz_si256(x, x); }
 #define VSRA32 _mm256_sra_epi32
 #define VSRAI32 _mm256_srai_epi32
 #define VPACKS32 _mm256_packs_epi32
+#define N64 4
+#define VAND _mm256_and_si256
+#define VOR _mm256_or_si256
+#define VSLLI32 _mm256_slli_epi32
+#define VMULDQ _mm256_mul_epi32
+#define VADD64 _mm256_add_epi64
+#define VSRLI64 _mm256_srli_epi64
+#define VSRL64 _mm256_srl_epi64
+#define VJOIN_LOW_HALVES(lo, hi) gather_low_halves(lo, hi)
+#define VINTERLEAVE_LOW_HALVES(e, o) _mm256_blend_epi32(e, _mm256_slli_epi64(o, 32), 0xAA)
 #define VLOAD_I16(p) _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p)))
 #define VZERO _mm256_setzero_si256
 #define VSET64 _mm256_set1_epi64x

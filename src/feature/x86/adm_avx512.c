@@ -59,13 +59,6 @@ ALWAYS_INLINE __m512i interleave_low_halves(__m512i e, __m512i o)
 
 /* ---- DWT ---- */
 
-static void pad_row32(int32_t *x, int n)
-{
-    x[-1] = x[1];
-    x[n] = x[n - 1];
-    x[n + 1] = x[n - 2];
-}
-
 /* true when every lane of the four rows lies in [-32768, 32767] */
 ALWAYS_INLINE bool in_int16_rows(const __m512i x[4])
 {
@@ -74,100 +67,6 @@ ALWAYS_INLINE bool in_int16_rows(const __m512i x[4])
         _mm512_or_si512(_mm512_add_epi32(x[0], bias), _mm512_add_epi32(x[1], bias)),
         _mm512_or_si512(_mm512_add_epi32(x[2], bias), _mm512_add_epi32(x[3], bias)));
     return !_mm512_test_epi32_mask(any, _mm512_set1_epi32((int32_t)0xffff0000));
-}
-
-/* Eight outputs (low halves of the 64-bit lanes) of the scale 1..3 horizontal pass from
- * x1 = t[2j-1 .. 2j+14] and x2 = t[2j+1 .. 2j+16]. */
-ALWAYS_INLINE __m512i htap8(__m512i x1, __m512i x2, const __m512i f[4], __m512i rnd, __m128i sh)
-{
-    __m512i s = _mm512_mul_epi32(x1, f[0]);
-    s = _mm512_add_epi64(s, _mm512_mul_epi32(_mm512_srli_epi64(x1, 32), f[1]));
-    s = _mm512_add_epi64(s, _mm512_mul_epi32(x2, f[2]));
-    s = _mm512_add_epi64(s, _mm512_mul_epi32(_mm512_srli_epi64(x2, 32), f[3]));
-    return _mm512_srl_epi64(_mm512_add_epi64(s, rnd), sh);
-}
-
-static void dwt123_avx512(const int32_t *const rows[4], int scale, int wi, int d0, int d1,
-                          void *tmp, int32_t *a, int32_t *h, int32_t *v, int32_t *d)
-{
-    const int t = scale - 1;
-    int32_t *lo = (int32_t *)tmp + 16, *hi = lo + wi + 48;
-    __m512i flo[4], fhi[4];
-    for (int k = 0; k < 4; k++) {
-        flo[k] = _mm512_set1_epi64(ls_adm_dwt_lo[k]);
-        fhi[k] = _mm512_set1_epi64(ls_adm_dwt_hi[k]);
-    }
-    const __m512i vr = _mm512_set1_epi64(ls_adm_dwt_v_round[t]);
-    const __m128i vs = _mm_cvtsi32_si128(ls_adm_dwt_v_shift[t]);
-    /* low-pass over every column, high-pass only for the taps of outputs [d0, d1) (dwt0) */
-    for (int pass = 0; pass < (h ? 2 : 1); pass++) {
-        const __m512i *f = pass ? fhi : flo;
-        const int c0 = pass && 2 * d0 - 1 > 0 ? 2 * d0 - 1 : 0;
-        const int c1 = pass && 2 * d1 + 1 < wi ? 2 * d1 + 1 : wi;
-        const __m512i f01 = pass ? pair16(-4240, -7345) : pair16(15826, 27411);
-        const __m512i f23 = pass ? pair16(27411, -15826) : pair16(7345, -4240);
-        for (int j = c0; j < c1; j += 16) {
-            __m512i x[4], xo[4];
-            for (int k = 0; k < 4; k++)
-                x[k] = load16_i32(rows[k] + j);
-            if (scale == 1 && in_int16_rows(x)) {
-                /* no rounding or shift at scale 1, and an int16 input sums exactly in int32 */
-                const __m512i low16 = _mm512_set1_epi32(0xffff);
-                const __m512i p01 =
-                    _mm512_or_si512(_mm512_and_si512(x[0], low16), _mm512_slli_epi32(x[1], 16));
-                const __m512i p23 =
-                    _mm512_or_si512(_mm512_and_si512(x[2], low16), _mm512_slli_epi32(x[3], 16));
-                _mm512_storeu_si512(
-                    (void *)((pass ? hi : lo) + j),
-                    _mm512_add_epi32(_mm512_madd_epi16(p01, f01), _mm512_madd_epi16(p23, f23)));
-                continue;
-            }
-            for (int k = 0; k < 4; k++)
-                xo[k] = _mm512_srli_epi64(x[k], 32);
-            __m512i se = _mm512_mul_epi32(x[0], f[0]), so = _mm512_mul_epi32(xo[0], f[0]);
-            for (int k = 1; k < 4; k++) {
-                se = _mm512_add_epi64(se, _mm512_mul_epi32(x[k], f[k]));
-                so = _mm512_add_epi64(so, _mm512_mul_epi32(xo[k], f[k]));
-            }
-            se = _mm512_srl_epi64(_mm512_add_epi64(se, vr), vs);
-            so = _mm512_srl_epi64(_mm512_add_epi64(so, vr), vs);
-            _mm512_storeu_si512((void *)((pass ? hi : lo) + j), interleave_low_halves(se, so));
-        }
-    }
-    pad_row32(lo, wi);
-    if (h)
-        pad_row32(hi, wi);
-
-    const int w = (wi + 1) / 2;
-    const __m512i hr = _mm512_set1_epi64(ls_adm_dwt_h_round[t]);
-    const __m128i hs = _mm_cvtsi32_si128(ls_adm_dwt_h_shift[t]);
-    if (a) {
-        for (int j = 0; j < w; j += 16) {
-            __m512i r8[2];
-            for (int g = 0; g < 2; g++) {
-                const int jj = j + 8 * g;
-                r8[g] =
-                    htap8(load16_i32(lo + 2 * jj - 1), load16_i32(lo + 2 * jj + 1), flo, hr, hs);
-            }
-            _mm512_storeu_si512((void *)(a + j), join_low_halves(r8[0], r8[1]));
-        }
-    }
-    if (!h)
-        return;
-    for (int j = d0; j < d1; j += 16) {
-        __m512i rv[2], rh[2], rd[2];
-        for (int g = 0; g < 2; g++) {
-            const int jj = j + 8 * g;
-            const __m512i l1 = load16_i32(lo + 2 * jj - 1), l2 = load16_i32(lo + 2 * jj + 1);
-            const __m512i h1 = load16_i32(hi + 2 * jj - 1), h2 = load16_i32(hi + 2 * jj + 1);
-            rv[g] = htap8(l1, l2, fhi, hr, hs);
-            rh[g] = htap8(h1, h2, flo, hr, hs);
-            rd[g] = htap8(h1, h2, fhi, hr, hs);
-        }
-        _mm512_storeu_si512((void *)(v + j), join_low_halves(rv[0], rv[1]));
-        _mm512_storeu_si512((void *)(h + j), join_low_halves(rh[0], rh[1]));
-        _mm512_storeu_si512((void *)(d + j), join_low_halves(rd[0], rd[1]));
-    }
 }
 
 /* ---- decoupling ---- */
@@ -463,6 +362,16 @@ ALWAYS_INLINE bool all_zero(__m512i x) { return !_mm512_test_epi32_mask(x, x); }
 #define VSRA32 _mm512_sra_epi32
 #define VSRAI32 _mm512_srai_epi32
 #define VPACKS32 _mm512_packs_epi32
+#define N64 8
+#define VAND _mm512_and_si512
+#define VOR _mm512_or_si512
+#define VSLLI32 _mm512_slli_epi32
+#define VMULDQ _mm512_mul_epi32
+#define VADD64 _mm512_add_epi64
+#define VSRLI64 _mm512_srli_epi64
+#define VSRL64 _mm512_srl_epi64
+#define VJOIN_LOW_HALVES(lo, hi) join_low_halves(lo, hi)
+#define VINTERLEAVE_LOW_HALVES(e, o) interleave_low_halves(e, o)
 #define VLOAD_I16(p) load16_i16(p)
 #define VZERO _mm512_setzero_si512
 #define VSET64 _mm512_set1_epi64

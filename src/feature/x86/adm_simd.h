@@ -1,11 +1,19 @@
-/* Integer ADM row units for one x86 vector width: the scale 0 DWT, the CSF and the numerators.
+/* Integer ADM row units for one x86 vector width: the DWTs, the CSF and the numerators.
  * Included by adm_avx2.c and adm_avx512.c after they define the vector macros (VI, N16, N32,
  * V*, FN) and the helpers whose best form differs by width (pair16, wrap16, csf123_lanes,
- * scaled_abs_high, cube_terms, hsum64, keep_positive, all_zero). One algorithm, two widths:
+ * scaled_abs_high, cube_terms, hsum64, keep_positive, all_zero, in_int16_rows and the
+ * VJOIN/VINTERLEAVE_LOW_HALVES shuffles). One algorithm, two widths:
  * every lane is independent and every sum integer, so the width only sets how many columns a
  * step covers. */
 
 static void pad_row16(int16_t *x, int n)
+{
+    x[-1] = x[1];
+    x[n] = x[n - 1];
+    x[n + 1] = x[n - 2];
+}
+
+static void pad_row32(int32_t *x, int n)
 {
     x[-1] = x[1];
     x[n] = x[n - 1];
@@ -98,6 +106,96 @@ static void FN(dwt0)(const void *const rows[4], int bpc, int wi, int d0, int d1,
         VSTORE_NARROW16(h + j, htap0(h1, h2, flo01, flo23));
         VSTORE_NARROW16(v + j, htap0(l1, l2, fhi01, fhi23));
         VSTORE_NARROW16(d + j, htap0(h1, h2, fhi01, fhi23));
+    }
+}
+
+/* N64 outputs (low halves of the 64-bit lanes) of the scale 1..3 horizontal pass from
+ * x1 = t[2j-1 ..] and x2 = t[2j+1 ..]: bits [sh, sh + 32) of the int64 sum, the (int32) cast of
+ * the arithmetic shift */
+ALWAYS_INLINE VI htap123(VI x1, VI x2, const VI f[4], VI rnd, __m128i sh)
+{
+    VI s = VMULDQ(x1, f[0]);
+    s = VADD64(s, VMULDQ(VSRLI64(x1, 32), f[1]));
+    s = VADD64(s, VMULDQ(x2, f[2]));
+    s = VADD64(s, VMULDQ(VSRLI64(x2, 32), f[3]));
+    return VSRL64(VADD64(s, rnd), sh);
+}
+
+static void FN(dwt123)(const int32_t *const rows[4], int scale, int wi, int d0, int d1,
+                       void *tmp, int32_t *a, int32_t *h, int32_t *v, int32_t *d)
+{
+    const int t = scale - 1;
+    int32_t *lo = (int32_t *)tmp + 16, *hi = lo + wi + 48;
+    VI flo[4], fhi[4];
+    for (int k = 0; k < 4; k++) {
+        flo[k] = VSET64(ls_adm_dwt_lo[k]);
+        fhi[k] = VSET64(ls_adm_dwt_hi[k]);
+    }
+    const VI vr = VSET64(ls_adm_dwt_v_round[t]);
+    const __m128i vs = _mm_cvtsi32_si128(ls_adm_dwt_v_shift[t]);
+    /* low-pass over every column, high-pass only for the taps of outputs [d0, d1) (dwt0) */
+    for (int pass = 0; pass < (h ? 2 : 1); pass++) {
+        const VI *f = pass ? fhi : flo;
+        const int c0 = pass && 2 * d0 - 1 > 0 ? 2 * d0 - 1 : 0;
+        const int c1 = pass && 2 * d1 + 1 < wi ? 2 * d1 + 1 : wi;
+        const VI f01 = pass ? pair16(-4240, -7345) : pair16(15826, 27411);
+        const VI f23 = pass ? pair16(27411, -15826) : pair16(7345, -4240);
+        for (int j = c0; j < c1; j += N32) {
+            VI x[4], xo[4];
+            for (int k = 0; k < 4; k++)
+                x[k] = VLOAD(rows[k] + j);
+            if (scale == 1 && in_int16_rows(x)) {
+                /* no rounding or shift at scale 1, and an int16 input sums exactly in int32 */
+                const VI low16 = VSET32(0xffff);
+                const VI p01 = VOR(VAND(x[0], low16), VSLLI32(x[1], 16));
+                const VI p23 = VOR(VAND(x[2], low16), VSLLI32(x[3], 16));
+                VSTORE((pass ? hi : lo) + j, VADD32(VMADD(p01, f01), VMADD(p23, f23)));
+                continue;
+            }
+            for (int k = 0; k < 4; k++)
+                xo[k] = VSRLI64(x[k], 32);
+            VI se = VMULDQ(x[0], f[0]), so = VMULDQ(xo[0], f[0]);
+            for (int k = 1; k < 4; k++) {
+                se = VADD64(se, VMULDQ(x[k], f[k]));
+                so = VADD64(so, VMULDQ(xo[k], f[k]));
+            }
+            se = VSRL64(VADD64(se, vr), vs);
+            so = VSRL64(VADD64(so, vr), vs);
+            VSTORE((pass ? hi : lo) + j, VINTERLEAVE_LOW_HALVES(se, so));
+        }
+    }
+    pad_row32(lo, wi);
+    if (h)
+        pad_row32(hi, wi);
+
+    const int w = (wi + 1) / 2;
+    const VI hr = VSET64(ls_adm_dwt_h_round[t]);
+    const __m128i hs = _mm_cvtsi32_si128(ls_adm_dwt_h_shift[t]);
+    if (a) {
+        for (int j = 0; j < w; j += N32) {
+            VI r[2];
+            for (int g = 0; g < 2; g++) {
+                const int jj = j + N64 * g;
+                r[g] = htap123(VLOAD(lo + 2 * jj - 1), VLOAD(lo + 2 * jj + 1), flo, hr, hs);
+            }
+            VSTORE(a + j, VJOIN_LOW_HALVES(r[0], r[1]));
+        }
+    }
+    if (!h)
+        return;
+    for (int j = d0; j < d1; j += N32) {
+        VI rv[2], rh[2], rd[2];
+        for (int g = 0; g < 2; g++) {
+            const int jj = j + N64 * g;
+            const VI l1 = VLOAD(lo + 2 * jj - 1), l2 = VLOAD(lo + 2 * jj + 1);
+            const VI h1 = VLOAD(hi + 2 * jj - 1), h2 = VLOAD(hi + 2 * jj + 1);
+            rv[g] = htap123(l1, l2, fhi, hr, hs);
+            rh[g] = htap123(h1, h2, flo, hr, hs);
+            rd[g] = htap123(h1, h2, fhi, hr, hs);
+        }
+        VSTORE(v + j, VJOIN_LOW_HALVES(rv[0], rv[1]));
+        VSTORE(h + j, VJOIN_LOW_HALVES(rh[0], rh[1]));
+        VSTORE(d + j, VJOIN_LOW_HALVES(rd[0], rd[1]));
     }
 }
 
