@@ -203,12 +203,14 @@ int frame_reader_open(FrameReader **out, VmafContext *ctx, LsInput *ref, LsInput
             fr->n_threads = MAX_READERS;
         /* A reader fills a frame pair (pread into pool pictures) many times faster than a CPU
          * thread scores it, so one reader per two scoring threads keeps the ring full; every
-         * reader more only adds pool pictures that the kernel zeroes on first touch (1 scoring
-         * thread on 16 cores: 40 pictures, 320 MB at 1080p 10-bit, where 12 do). */
+         * reader more, and a second ring slot for each, only adds pool pictures that the kernel
+         * zeroes on first touch (1 scoring thread on 16 cores: 40 pictures, 320 MB at 1080p
+         * 10-bit, where 14 do). */
         const unsigned enough = cpu_scorers ? (cpu_scorers + 1) / 2 : MAX_READERS;
         if (fr->n_threads > enough)
             fr->n_threads = enough;
-        fr->ring_size = 2 * fr->n_threads;
+        /* a GPU takes frames faster than one read each per reader: it gets a second slot each */
+        fr->ring_size = cpu_scorers ? fr->n_threads : 2 * fr->n_threads;
     }
     const unsigned bpc = info->bpc > ls_input_info(dist)->bpc ? info->bpc : ls_input_info(dist)->bpc;
     const VmafPictureConfiguration pcfg = {
