@@ -204,7 +204,9 @@ static void FN(dwt123)(const int32_t *const rows[4], int scale, int wi, int d0, 
 static void FN(csf0)(const int16_t *const x[3], int c0, int c1, const uint16_t factor[3],
                      int32_t *f, int32_t *m)
 {
-    const VI k30 = VSET32(4369), k15 = VSET32(8738), r12 = VSET32(2048);
+    /* centre = (8738 |c| + 2048) >> 12 = (2 * 4369 |c| + 2048) >> 12 = (4369 |c| + 1024) >> 11:
+     * one product for both terms (4369 * 2^15 fits int32) */
+    const VI k30 = VSET32(4369), r12 = VSET32(2048), r11 = VSET32(1024);
     VI fac[3], rnd[3];
     __m128i sh[3];
     for (int b = 0; b < 3; b++) {
@@ -216,9 +218,9 @@ static void FN(csf0)(const int16_t *const x[3], int c0, int c1, const uint16_t f
         VI fs = VZERO(), ms = VZERO();
         for (int b = 0; b < 3; b++) {
             const VI c = wrap16(VSRA32(VADD32(VMULLO32(VLOAD_I16(x[b] + j), fac[b]), rnd[b]), sh[b]));
-            const VI mag = VABS32(c);
-            fs = VADD32(fs, wrap16(VSRAI32(VADD32(VMULLO32(mag, k30), r12), 12)));
-            ms = VADD32(ms, wrap16(VSRAI32(VADD32(VMULLO32(mag, k15), r12), 12)));
+            const VI p = VMULLO32(VABS32(c), k30);
+            fs = VADD32(fs, wrap16(VSRAI32(VADD32(p, r12), 12)));
+            ms = VADD32(ms, wrap16(VSRAI32(VADD32(p, r11), 11)));
         }
         VSTORE(f + j, fs);
         VSTORE(m + j, ms);
