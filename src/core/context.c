@@ -513,6 +513,15 @@ int vmaf_preallocate_pictures(VmafContext *ctx, VmafPictureConfiguration cfg)
 {
     if (!ctx || !cfg.pic_params.w || !cfg.pic_params.h || !cfg.pic_cnt || ctx->pool)
         return -EINVAL;
+    /* temporal extractors (motion, speed) and worker threads keep frames after
+     * vmaf_read_pictures returns, and a pool fetch waits until a picture comes back: a pool
+     * sized for libvmaf, which holds none, can wait forever */
+    const unsigned need = 2 * (lockstep_max_frames_held(ctx) + 1);
+    if (ctx->n_slot && cfg.pic_cnt < need)
+        ls_log(VMAF_LOG_LEVEL_WARNING,
+               "picture pool of %u pictures: the features and threads keep up to %u frames "
+               "referenced, so a caller fetching a pair needs %u (lockstep_max_frames_held)",
+               cfg.pic_cnt, lockstep_max_frames_held(ctx), need);
     LsHostMemory host = { 0 };
 #if LOCKSTEP_HAVE_OPENCL
     /* OpenCL has no way to pin memory it did not allocate (CUDA pins the pool's blocks later,
