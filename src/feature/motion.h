@@ -142,9 +142,11 @@ static inline size_t ls_float_motion_tmp_size(unsigned w)
     return (size_t)w + 2 * LS_MOTION_MAX_TAPS;
 }
 
+/* the vertical rows (two int32 a column) and, for the SIMD variants, five int16 rows of
+ * prev - cur */
 static inline size_t ls_int_motion_tmp_size(unsigned w)
 {
-    return (size_t)(w + 64) * 2 * sizeof(int32_t);
+    return (size_t)(w + 64) * 2 * sizeof(int32_t) + (size_t)5 * (w + 64) * sizeof(int16_t);
 }
 
 typedef struct LsMotionDsp {

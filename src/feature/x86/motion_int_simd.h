@@ -31,27 +31,45 @@ uint64_t MI_FN(ls_int_motion_sad)(const void *prev, ptrdiff_t prev_stride, const
      * for the mirrored samples and the unaligned loads */
     int16_t *rh = (int16_t *)tmp + 8;
     int16_t *rl = rh + w + 32;
+    /* prev - cur of the five rows a window reads, each made once: the rows of a window are
+     * five consecutive indices (mirrored ones included), so slot yy % 5 never holds another
+     * row of the same window */
+    int16_t *diff[5];
+    int diff_row[5];
+    for (int k = 0; k < 5; k++) {
+        diff[k] = rl + w + 32 + (size_t)k * (w + 32);
+        diff_row[k] = -1;
+    }
     const int iw = (int)w;
     uint64_t sad = 0;
 
     for (int i = 0; i < (int)h; i++) {
-        const uint8_t *p[5], *c[5];
+        const int16_t *dk[5];
         for (int k = 0; k < 5; k++) {
             const int yy = ls_motion_mirror(i - LS_INT_MOTION_RADIUS + k, (int)h);
-            p[k] = (const uint8_t *)prev + yy * prev_stride;
-            c[k] = (const uint8_t *)cur + yy * cur_stride;
+            int16_t *row = diff[yy % 5];
+            dk[k] = row;
+            if (diff_row[yy % 5] == yy)
+                continue;
+            diff_row[yy % 5] = yy;
+            const uint8_t *p = (const uint8_t *)prev + yy * prev_stride;
+            const uint8_t *c = (const uint8_t *)cur + yy * cur_stride;
+            int x = 0;
+            for (; x + N16 <= iw; x += N16)
+                VSTORE(row + x, bpc == 8 ? VSUB16(VLOAD_BYTES(p + x), VLOAD_BYTES(c + x))
+                                         : VSUB16(VLOAD((const uint16_t *)p + x),
+                                                  VLOAD((const uint16_t *)c + x)));
+            for (; x < iw; x++)
+                row[x] = (int16_t)(bpc == 8 ? (int)p[x] - (int)c[x]
+                                            : (int)((const uint16_t *)p)[x] -
+                                                  (int)((const uint16_t *)c)[x]);
         }
         VI any = zero;
         int x = 0;
         for (; x + N16 <= iw; x += N16) {
             VI d[5];
-            for (int k = 0; k < 5; k++) {
-                if (bpc == 8)
-                    d[k] = VSUB16(VLOAD_BYTES(p[k] + x), VLOAD_BYTES(c[k] + x));
-                else
-                    d[k] = VSUB16(VLOAD((const uint16_t *)p[k] + x),
-                                  VLOAD((const uint16_t *)c[k] + x));
-            }
+            for (int k = 0; k < 5; k++)
+                d[k] = VLOAD(dk[k] + x);
             /* per 128-bit lane: acc_a holds pixels 0-3, acc_b 4-7; packs restores the order */
             VI acc_a = VMADD(VUNPLO16(d[0], d[1]), f01);
             VI acc_b = VMADD(VUNPHI16(d[0], d[1]), f01);
@@ -70,12 +88,8 @@ uint64_t MI_FN(ls_int_motion_sad)(const void *prev, ptrdiff_t prev_stride, const
         int tail_nonzero = 0;
         for (; x < iw; x++) {
             int64_t acc = 0;
-            for (int k = 0; k < 5; k++) {
-                const int dv =
-                    bpc == 8 ? (int)p[k][x] - (int)c[k][x]
-                             : (int)((const uint16_t *)p[k])[x] - (int)((const uint16_t *)c[k])[x];
-                acc += (int64_t)ls_int_motion_filter[k] * dv;
-            }
+            for (int k = 0; k < 5; k++)
+                acc += (int64_t)ls_int_motion_filter[k] * dk[k][x];
             const int32_t r = ls_int_motion_vertical_round(acc, bpc);
             rh[x] = (int16_t)(r >> 8);
             rl[x] = (int16_t)(r & 0xff);
