@@ -3,9 +3,14 @@
 # `bench/device_vmaf.sh build`, same BUILD): a short parity check, ms/frame of
 # vmaf_v1.0.16_1d5h_2160 on CUDA against the floor of the same pipeline (the psnr twin: the same
 # frames read and all three planes uploaded, next to no kernel time), the twins' stage times
-# (LOCKSTEP_CUDA_TIMING=1) and, where ncu works, every kernel's own duration.
+# (LOCKSTEP_CUDA_TIMING=1), the device time per frame of the twins on resident frames, of the
+# uploads alone and of both (LOCKSTEP_CUDA_REPLAY) and, where ncu works, every kernel's own
+# duration. S_SERIAL=1 adds the same rows with LOCKSTEP_CUDA_SERIAL=1 (every twin on the upload
+# stream, one after another: the schedule before the twins had streams of their own), timed
+# alternately with the default ones in the same call.
 # usage: bench/device_v1speed.sh OUTDIR   (BUILD=bd; S_FRAMES=200 (4K; 1080p twice), S_REPS=2, S_NCU=1,
-#   S_PARITY=1, S_FLOOR=1)
+#   S_PARITY=1, S_PARITY_FRAMES=4 (generated pairs), S_FLOOR=1, S_CPU=1, S_SERIAL=0, S_REPLAY=100, S_BENCH=1,
+#   S_WHOLE=1 (whole-process ms/frame), S_ROUNDS=1)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-/tmp/lockstep-device}
@@ -35,11 +40,11 @@ if [ "${S_PARITY:-1}" = 1 ]; then
   {
     for f in $(ls $b/fixtures/*_ref.y4m | sort); do
       id=$(basename $f _ref.y4m)
-      for m in vmaf_v1.0.16_3d0h vmaf_v1.0.16_3d0h_2160; do echo "$id $f $b/fixtures/${id}_dis.y4m $m"; done
+      for m in vmaf_v1.0.16_3d0h vmaf_v1.0.16_1d5h_2160; do echo "$id $f $b/fixtures/${id}_dis.y4m $m"; done
     done
     for size in 1920x1080 3840x2160; do for bits in 8 10; do
       q=$gen/q_${size}_$bits
-      $b/tools/lockstep-gen -w ${size%x*} -h ${size#*x} -p 420 -b $bits -n 4 ${q}_ref.y4m ${q}_dis.y4m
+      $b/tools/lockstep-gen -w ${size%x*} -h ${size#*x} -p 420 -b $bits -n ${S_PARITY_FRAMES:-4} ${q}_ref.y4m ${q}_dis.y4m
       for m in $models feature=speed_temporal \
                feature=speed_temporal=speed_prescale=0.5:speed_prescale_method=bilinear:speed_use_ref_diff=true; do
         echo "gen_${size}_${bits}bit ${q}_ref.y4m ${q}_dis.y4m $m"
@@ -51,6 +56,7 @@ if [ "${S_PARITY:-1}" = 1 ]; then
   echo "parity ($((SECONDS - t0)) s): $(grep -c "\]: " "$out/s_parity.log") runs, $(grep -c "parity bit-identical" "$out/s_parity.log") bit-identical, values compared in those: $(grep "parity bit-identical" "$out/s_parity.log" | awk '{s+=$(NF-4)} END {print s}')"
   echo "not bit-identical (refusals listed):"; grep -v "parity bit-identical" "$out/s_parity.log" | cut -c1-160 | head -12
 fi
+[ "${S_BENCH:-1}" = 1 ] || exit 0
 
 # n frames made of 20 generated ones repeated (as bench/device_vmaf.sh)
 make_pair() {
@@ -88,18 +94,34 @@ common=(-r $r -d $d --threads $jobs -q -o /dev/null)
 for spec in 3840x2160:vmaf_v1.0.16_1d5h_2160:$n 1920x1080:vmaf_v1.0.16_3d0h:$((2 * n)); do
   IFS=: read -r size model m <<< "$spec"
   make_pair ${size%x*} ${size#*x} $m
-  {
-    bench "$size 10-bit $model cuda" $m $cli "${common[@]}" -m version=$model --backend cuda
-    bench "$size 10-bit $model cpu" $((m / 4)) $cli "${common[@]}" -m version=$model --backend cpu
-    if [ $size = 3840x2160 ] && [ "${S_FLOOR:-1}" = 1 ]; then
-      bench "$size 10-bit floor: psnr cuda (the same frames read, 3 planes uploaded)" $m $cli "${common[@]}" -n --feature psnr --backend cuda
-    fi
+  schedules=default; [ "${S_SERIAL:-0}" = 1 ] && schedules="serial default"
+  [ "${S_WHOLE:-1}" = 1 ] && {
+    for rep in 1 2; do
+      for sch in $schedules; do
+        [ $rep = 2 ] && [ "${S_SERIAL:-0}" != 1 ] && continue
+        LOCKSTEP_CUDA_SERIAL=$([ $sch = serial ] && echo 1 || echo 0) \
+          bench "$size 10-bit $model cuda ($sch schedule, round $rep)" $m $cli "${common[@]}" -m version=$model --backend cuda
+      done
+      if [ "${S_FLOOR:-1}" = 1 ]; then
+        bench "$size 10-bit floor: psnr cuda (the same frames read, 3 planes uploaded, round $rep)" $m $cli "${common[@]}" -n --feature psnr --backend cuda
+      fi
+      [ "${S_SERIAL:-0}" = 1 ] || break
+    done
+    [ "${S_CPU:-1}" = 1 ] && bench "$size 10-bit $model cpu" $((m / 4)) $cli "${common[@]}" -m version=$model --backend cpu
   } 2>&1 | tee -a "$out/s_bench.txt"
-  LOCKSTEP_CUDA_TIMING=1 $cli "${common[@]}" -m version=$model --backend cuda 2>&1 \
-    | grep timing | sed "s/^/$size $model: /" | tee -a "$out/s_profile.txt"
-  [ $size = 3840x2160 ] && [ "${S_FLOOR:-1}" = 1 ] || continue
-  LOCKSTEP_CUDA_TIMING=1 $cli "${common[@]}" -n --feature psnr --backend cuda 2>&1 \
-    | grep timing | sed "s/^/$size psnr: /" | tee -a "$out/s_profile.txt"
+  # in-process figures, S_ROUNDS rounds alternating the schedules and the floor: the end to end
+  # per frame from frame 32 on (the 'frames' line), the twins' stages, the replays
+  for round in $(seq ${S_ROUNDS:-1}); do
+    for sch in $schedules; do
+      LOCKSTEP_CUDA_SERIAL=$([ $sch = serial ] && echo 1 || echo 0) LOCKSTEP_CUDA_TIMING=1 \
+        LOCKSTEP_CUDA_REPLAY=${S_REPLAY:-100} $cli "${common[@]}" -m version=$model --backend cuda 2>&1 \
+        | grep -E "timing|replay" | sed "s/^/$size $model $sch (round $round): /" | tee -a "$out/s_profile.txt"
+    done
+    [ "${S_FLOOR:-1}" = 1 ] || continue
+    LOCKSTEP_CUDA_TIMING=1 LOCKSTEP_CUDA_REPLAY=${S_REPLAY:-100} $cli "${common[@]}" -n --feature psnr --backend cuda 2>&1 \
+      | grep -E "timing|replay" | sed "s/^/$size psnr (round $round): /" | tee -a "$out/s_profile.txt"
+  done
+  [ $size = 3840x2160 ] || continue
   if [ "${S_NCU:-1}" = 1 ] && command -v ncu >/dev/null; then
     # every kernel of the first frames on its own (ncu serialises them): the device time each costs
     timeout ${S_NCU_TIMEOUT:-40} ncu --clock-control none --metrics gpu__time_duration.sum --csv \

@@ -31,30 +31,6 @@ static uint32_t rnd(void)
 
 /* ---- tables ---- */
 
-/* The text after the next occurrence of "key": past the colon, quotes and white space. */
-static const char *json_after(const char *from, const char *key)
-{
-    char quoted[96];
-    snprintf(quoted, sizeof(quoted), "\"%s\"", key);
-    const char *at = from ? strstr(from, quoted) : NULL;
-    if (!at)
-        return NULL;
-    at = strchr(at + strlen(quoted), ':');
-    return at ? at + 1 : NULL;
-}
-
-/* The next number in the text (a hex or decimal literal, quoted or not); *pos moves past it. */
-static double next_number(const char **pos)
-{
-    const char *p = *pos;
-    while (*p && !(*p == '-' || (*p >= '0' && *p <= '9')))
-        p++;
-    char *end;
-    const double v = strtod(p, &end);
-    *pos = end;
-    return v;
-}
-
 static void test_tables(const char *json_path)
 {
     char *json = read_file(json_path);

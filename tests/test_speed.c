@@ -40,28 +40,6 @@ static uint32_t rnd(void)
 
 /* ---- tables ---- */
 
-static const char *json_after(const char *from, const char *key)
-{
-    char quoted[96];
-    snprintf(quoted, sizeof(quoted), "\"%s\"", key);
-    const char *at = from ? strstr(from, quoted) : NULL;
-    if (!at)
-        return NULL;
-    at = strchr(at + strlen(quoted), ':');
-    return at ? at + 1 : NULL;
-}
-
-static double next_number(const char **pos)
-{
-    const char *p = *pos;
-    while (*p && !(*p == '-' || (*p >= '0' && *p <= '9')))
-        p++;
-    char *end;
-    const double v = strtod(p, &end);
-    *pos = end;
-    return v;
-}
-
 static void test_tables(const char *path)
 {
     char *json = read_file(path);

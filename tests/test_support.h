@@ -54,4 +54,28 @@ static inline char *read_file(const char *path)
     return buf;
 }
 
+/* Spec tables (JSON) read as text: the text after the next "key", past the colon; and the next
+ * number (a hex or decimal literal, quoted or not), *pos moved past it. */
+static inline const char *json_after(const char *from, const char *key)
+{
+    char quoted[96];
+    snprintf(quoted, sizeof(quoted), "\"%s\"", key);
+    const char *at = from ? strstr(from, quoted) : NULL;
+    if (!at)
+        return NULL;
+    at = strchr(at + strlen(quoted), ':');
+    return at ? at + 1 : NULL;
+}
+
+static inline double next_number(const char **pos)
+{
+    const char *p = *pos;
+    while (*p && !(*p == '-' || (*p >= '0' && *p <= '9')))
+        p++;
+    char *end;
+    const double v = strtod(p, &end);
+    *pos = end;
+    return v;
+}
+
 #endif

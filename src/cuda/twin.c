@@ -18,15 +18,35 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
+static int env_flag(const char *name)
+{
+    const char *t = getenv(name);
+    return t && *t && strcmp(t, "0");
+}
+
 static int timing_enabled(void)
 {
-    const char *t = getenv("LOCKSTEP_CUDA_TIMING");
-    return t && *t && strcmp(t, "0");
+    return env_flag("LOCKSTEP_CUDA_TIMING");
+}
+
+/* LOCKSTEP_CUDA_REPLAY=N (twin.h): 0 when unset or not a count */
+static unsigned replay_count(void)
+{
+    const char *t = getenv("LOCKSTEP_CUDA_REPLAY");
+    if (!t || !*t)
+        return 0;
+    char *end;
+    const unsigned long n = strtoul(t, &end, 10);
+    return *end || n > 100000 ? 0 : (unsigned)n;
 }
 
 /* ---- pinned picture memory: one registration per block for the whole process ---- */
 
 #define MAX_PINNED 128
+#define MAX_TWINS 32
+/* timing: the wall time per frame is taken from this frame on, when the readers' head start (the
+ * pictures read while the context started) is used up */
+#define STEADY_FROM 32
 
 static struct {
     pthread_mutex_t lock;
@@ -113,6 +133,13 @@ struct LsCudaFrames {
     int timing;
     unsigned frames, direct_frames;
     double pack_ms, upload_ms, idle_ms;
+    double steady_t0, steady_t1; /* timing: frame STEADY_FROM's upload, every score written */
+    int serial;                /* LOCKSTEP_CUDA_SERIAL: every twin on the upload streams */
+    unsigned replay;           /* LOCKSTEP_CUDA_REPLAY */
+    unsigned last_index;       /* of the frames uploaded: the replays' indices follow it */
+    LsCudaTwin *twin[MAX_TWINS]; /* the open twins, for the replays */
+    unsigned n_twins;
+    int twins_dropped;         /* more twins than twin[] holds: no replays */
 };
 
 typedef struct FramesArgs {
@@ -179,13 +206,19 @@ static void frames_destroy(void *obj)
             unpin(cu, (void *)F->pinned[i].ptr);
         ls_cuda_pop(&F->dev);
     }
-    if (F->timing && F->frames)
+    if (F->timing && F->frames) {
+        char steady[128] = "";
+        if (F->frames >= 2 * STEADY_FROM && F->steady_t1 > F->steady_t0)
+            snprintf(steady, sizeof(steady), "; end to end (wall, frame %u's upload to the last "
+                     "scores) %.3f ms", STEADY_FROM,
+                     (F->steady_t1 - F->steady_t0) / (F->frames - STEADY_FROM));
         fprintf(stderr,
                 "lockstep cuda timing frames: %u frames (%u uploaded straight from pinned "
                 "pictures), %u plane(s) each, %.1f MB: per frame host pack %.3f ms, host wait for "
-                "a free slot %.3f ms, device upload %.3f ms\n",
+                "a free slot %.3f ms, device upload %.3f ms%s\n",
                 F->frames, F->direct_frames, F->layout.n_planes, (double)F->layout.size / 1e6,
-                F->pack_ms / F->frames, F->idle_ms / F->frames, F->upload_ms / F->frames);
+                F->pack_ms / F->frames, F->idle_ms / F->frames, F->upload_ms / F->frames, steady);
+    }
     if (F->dev_open)
         ls_cuda_device_close(&F->dev);
     free(F);
@@ -207,6 +240,8 @@ static void *frames_create(void *arg, int *err)
     F->fmt = a->fmt;
     F->bpc = a->bpc;
     F->timing = timing_enabled();
+    F->serial = env_flag("LOCKSTEP_CUDA_SERIAL");
+    F->replay = replay_count();
     F->n_planes_input = ls_plane_sizes(a->fmt, a->w, a->h, F->w, F->h);
     const LsCudaApi *cu = F->dev.cu;
     if ((*err = ls_cuda_push(&F->dev)))
@@ -317,6 +352,10 @@ static int frames_acquire(LsCudaFrames *F, unsigned index, const VmafPicture *re
         return err;
     s->valid = 1;
     s->index = index;
+    if (!F->frames || index > F->last_index)
+        F->last_index = index;
+    if (F->timing && F->frames == STEADY_FROM)
+        F->steady_t0 = t0;
     F->frames++;
     F->next = (k + 1) % LS_CUDA_SLOTS;
     *slot_out = k;
@@ -389,7 +428,7 @@ int ls_cuda_twin_launch(LsCudaTwin *t, unsigned kernel, unsigned gx, unsigned gy
 
 int ls_cuda_twin_mark(LsCudaTwin *t, const LsCudaFrame *f)
 {
-    if (!t->timing)
+    if (!t->timing || !t->slot[f->slot].timed)
         return 0;
     t->slot[f->slot].marked = 1;
     return CHECK_CU(t->dev.cu, cuEventRecord(t->slot[f->slot].mark[1], f->stream));
@@ -404,6 +443,14 @@ int ls_cuda_twin_after_previous(LsCudaTwin *t, const LsCudaFrame *f)
 
 static void twin_release(LsCudaTwin *t)
 {
+    LsCudaFrames *F = t->frames;
+    for (unsigned i = 0; F && i < F->n_twins; i++) {
+        if (F->twin[i] == t) {
+            memmove(&F->twin[i], &F->twin[i + 1], (F->n_twins - i - 1) * sizeof(F->twin[0]));
+            F->n_twins--;
+            break;
+        }
+    }
     if (!t->dev_open)
         return;
     const LsCudaApi *cu = t->dev.cu;
@@ -413,6 +460,14 @@ static void twin_release(LsCudaTwin *t)
             if (s->done)
                 CHECK_CU(cu, cuEventSynchronize(s->done));
         }
+        for (unsigned i = 0; i < LS_CUDA_SLOTS && t->own_streams; i++) {
+            if (t->stream[i]) {
+                CHECK_CU(cu, cuStreamSynchronize(t->stream[i]));
+                CHECK_CU(cu, cuStreamDestroy(t->stream[i]));
+            }
+        }
+        memset(t->stream, 0, sizeof(t->stream));
+        t->own_streams = 0;
         for (unsigned i = 0; i < LS_CUDA_SLOTS; i++) {
             LsCudaTwinSlot *s = &t->slot[i];
             if (s->result)
@@ -489,6 +544,13 @@ int ls_cuda_twin_open(LsCudaTwin *t, LsFex *fex, const LsCudaTwinDesc *desc,
     }
     if (!err)
         err = CHECK_CU(cu, cuEventCreate(&t->previous, LS_CU_EVENT_DISABLE_TIMING));
+    t->own_streams = !t->frames->serial;
+    for (unsigned i = 0; i < LS_CUDA_SLOTS && !err; i++) {
+        if (t->own_streams)
+            err = CHECK_CU(cu, cuStreamCreate(&t->stream[i], LS_CU_STREAM_NON_BLOCKING));
+        else
+            t->stream[i] = t->frames->slot[i].stream;
+    }
     if (!err && desc->setup)
         err = desc->setup(fex, t);
     const int pop_err = ls_cuda_pop(&t->dev);
@@ -496,6 +558,12 @@ int ls_cuda_twin_open(LsCudaTwin *t, LsFex *fex, const LsCudaTwinDesc *desc,
         err = pop_err;
     if (!err) {
         t->open = 1;
+        t->fex = fex;
+        LsCudaFrames *F = t->frames;
+        if (F->n_twins < MAX_TWINS)
+            F->twin[F->n_twins++] = t;
+        else
+            F->twins_dropped = 1;
         return 0;
     }
 fail:
@@ -545,11 +613,49 @@ static int collect_until_free(LsFex *fex, LsCudaTwin *t, unsigned k, LsCollector
     return err;
 }
 
+/* Queues twin t's work on frame `index`, held in slot k, on the twin's stream of the slot: after
+ * the slot's upload, and before the slot's next upload (which the slot's stream queues after a
+ * wait for this work, so no host wait orders them). timed: record the timing marks. Context
+ * current. */
+static int twin_enqueue(LsCudaTwin *t, unsigned k, unsigned index, int timed)
+{
+    const LsCudaApi *cu = t->dev.cu;
+    FrameSlot *fs = &t->frames->slot[k];
+    LsCudaTwinSlot *s = &t->slot[k];
+    LsCudaFrame f = { .index = index, .slot = k, .stream = t->stream[k],
+                      .layout = &t->frames->layout };
+    for (unsigned p = 0; p < f.layout->n_planes; p++) {
+        f.ref[p] = fs->input + f.layout->offset[0][p];
+        f.dis[p] = fs->input + f.layout->offset[1][p];
+    }
+    const int own = f.stream != fs->stream;
+    int err = own ? CHECK_CU(cu, cuStreamWaitEvent(f.stream, fs->uploaded, 0)) : 0;
+    s->marked = 0;
+    s->timed = timed && t->timing;
+    if (!err && s->timed)
+        err = CHECK_CU(cu, cuEventRecord(s->mark[0], f.stream));
+    if (!err)
+        err = t->desc->enqueue(t->fex, t, &f, s->result);
+    if (!err && s->timed && !s->marked)
+        err = CHECK_CU(cu, cuEventRecord(s->mark[1], f.stream));
+    if (!err && s->timed)
+        err = CHECK_CU(cu, cuEventRecord(s->mark[2], f.stream));
+    if (!err)
+        err = CHECK_CU(cu, cuEventRecord(s->done, f.stream));
+    if (!err)
+        err = CHECK_CU(cu, cuEventRecord(t->previous, f.stream));
+    if (!err && own)
+        err = CHECK_CU(cu, cuStreamWaitEvent(fs->stream, s->done, 0));
+    if (!err)
+        t->have_previous = 1;
+    return err;
+}
+
 int ls_cuda_twin_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *dist,
                          unsigned index, LsCollector *fc)
 {
     LsCudaTwin *t = twin_of(fex);
-    const LsCudaApi *cu = t->dev.cu;
+    t->fex = fex;
     if (fex->ex->flags & LS_FEX_TEMPORAL) {
         if (index != t->n_frames)
             return ls_fex_error(fex,
@@ -566,29 +672,10 @@ int ls_cuda_twin_extract(LsFex *fex, const VmafPicture *ref, const VmafPicture *
     if (!err)
         err = collect_until_free(fex, t, k, fc);
     const double t0 = t->timing ? now_ms() : 0.0;
-    FrameSlot *fs = &t->frames->slot[k];
-    LsCudaTwinSlot *s = &t->slot[k];
-    LsCudaFrame f = { .index = index, .slot = k, .stream = fs->stream,
-                      .layout = &t->frames->layout };
-    for (unsigned p = 0; p < f.layout->n_planes; p++) {
-        f.ref[p] = fs->input + f.layout->offset[0][p];
-        f.dis[p] = fs->input + f.layout->offset[1][p];
-    }
-    s->marked = 0;
-    if (!err && t->timing)
-        err = CHECK_CU(cu, cuEventRecord(s->mark[0], f.stream));
     if (!err)
-        err = t->desc->enqueue(fex, t, &f, s->result);
-    if (!err && t->timing && !s->marked)
-        err = CHECK_CU(cu, cuEventRecord(s->mark[1], f.stream));
-    if (!err && t->timing)
-        err = CHECK_CU(cu, cuEventRecord(s->mark[2], f.stream));
-    if (!err)
-        err = CHECK_CU(cu, cuEventRecord(s->done, f.stream));
-    if (!err)
-        err = CHECK_CU(cu, cuEventRecord(t->previous, f.stream));
+        err = twin_enqueue(t, k, index, 1);
     if (!err) {
-        t->have_previous = 1;
+        LsCudaTwinSlot *s = &t->slot[k];
         s->pending = 1;
         s->index = index;
         if (t->timing)
@@ -610,12 +697,110 @@ int ls_cuda_twin_drain(LsFex *fex, LsCollector *fc)
     return err ? err : pop_err;
 }
 
+/* The replays of LOCKSTEP_CUDA_REPLAY (twin.h), once every twin of the pipeline has written its
+ * scores: phase 0 the twins on the frames still in the slots, phase 1 the uploads of those frames
+ * (from the staging buffers, filled from the device first), phase 2 both, as the pipeline runs
+ * them. Each phase's device time runs from an event that every stream of the phase waits for to
+ * one after every slot's stream, which waits for its twins' work. Context current. */
+static int frames_replay(LsCudaFrames *F)
+{
+    const LsCudaApi *cu = F->dev.cu;
+    unsigned nv = 0, slot_of[LS_CUDA_SLOTS];
+    for (unsigned k = 0; k < LS_CUDA_SLOTS; k++)
+        if (F->slot[k].valid)
+            slot_of[nv++] = k;
+    if (!nv || !F->n_twins || F->twins_dropped)
+        return 0;
+    CUevent ev[2] = { NULL, NULL };
+    int err = 0;
+    for (unsigned i = 0; i < 2 && !err; i++)
+        err = CHECK_CU(cu, cuEventCreate(&ev[i], 0));
+    for (unsigned i = 0; i < F->n_twins && !err; i++)
+        for (unsigned k = 0; k < LS_CUDA_SLOTS && !err; k++)
+            err = CHECK_CU(cu, cuStreamSynchronize(F->twin[i]->stream[k]));
+    for (unsigned j = 0; j < nv && !err; j++) {
+        FrameSlot *s = &F->slot[slot_of[j]];
+        err = CHECK_CU(cu, cuStreamSynchronize(s->stream));
+        if (!err)
+            err = CHECK_CU(cu, cuMemcpyDtoH(s->host, s->input, F->layout.size));
+    }
+    double ms[3] = { 0.0, 0.0, 0.0 }, host[3] = { 0.0, 0.0, 0.0 };
+    unsigned index = F->last_index + 1;
+    CUstream s0 = F->slot[slot_of[0]].stream;
+    for (int phase = 0; phase < 3 && !err; phase++) {
+        err = CHECK_CU(cu, cuEventRecord(ev[0], s0));
+        for (unsigned j = 1; j < nv && !err; j++)
+            err = CHECK_CU(cu, cuStreamWaitEvent(F->slot[slot_of[j]].stream, ev[0], 0));
+        for (unsigned i = 0; i < F->n_twins && !err; i++)
+            for (unsigned j = 0; j < nv && !err && F->twin[i]->own_streams; j++)
+                err = CHECK_CU(cu, cuStreamWaitEvent(F->twin[i]->stream[slot_of[j]], ev[0], 0));
+        const double t0 = now_ms();
+        for (unsigned r = 0; r < F->replay && !err; r++) {
+            const unsigned k = slot_of[r % nv];
+            FrameSlot *s = &F->slot[k];
+            if (phase) {
+                err = CHECK_CU(cu, cuMemcpyHtoDAsync(s->input, s->host, F->layout.size, s->stream));
+                if (!err)
+                    err = CHECK_CU(cu, cuEventRecord(s->uploaded, s->stream));
+            }
+            for (unsigned i = 0; i < F->n_twins && !err && phase != 1; i++)
+                err = twin_enqueue(F->twin[i], k, index + r, 0);
+        }
+        host[phase] = now_ms() - t0;
+        index += F->replay;
+        for (unsigned j = 1; j < nv && !err; j++) {
+            FrameSlot *s = &F->slot[slot_of[j]];
+            err = CHECK_CU(cu, cuEventRecord(s->uploaded, s->stream));
+            if (!err)
+                err = CHECK_CU(cu, cuStreamWaitEvent(s0, s->uploaded, 0));
+        }
+        if (!err)
+            err = CHECK_CU(cu, cuEventRecord(ev[1], s0));
+        if (!err)
+            err = CHECK_CU(cu, cuEventSynchronize(ev[1]));
+        float e = 0.0f;
+        if (!err)
+            err = CHECK_CU(cu, cuEventElapsedTime(&e, ev[0], ev[1]));
+        ms[phase] = e;
+    }
+    for (unsigned i = 0; i < 2; i++)
+        if (ev[i])
+            CHECK_CU(cu, cuEventDestroy(ev[i]));
+    if (err)
+        return err;
+    const double n = F->replay ? F->replay : 1;
+    const double mb = (double)F->layout.size / 1e6;
+    fprintf(stderr,
+            "lockstep cuda replay: %u frames per phase on %u resident slot(s), %u twin(s) %s: "
+            "device per frame: twins %.3f ms, upload %.3f ms (%.1f MB, %.1f GB/s), upload and twins "
+            "%.3f ms; host enqueue per frame %.3f, %.3f, %.3f ms\n",
+            F->replay, nv, F->n_twins, F->serial ? "on the upload streams (serial)"
+                                                  : "on their own streams",
+            ms[0] / n, ms[1] / n, mb, ms[1] > 0.0f ? mb * n / ms[1] : 0.0, ms[2] / n,
+            host[0] / n, host[1] / n, host[2] / n);
+    return 0;
+}
+
 int ls_cuda_twin_flush(LsFex *fex, LsCollector *fc)
 {
     LsCudaTwin *t = twin_of(fex);
     int err = ls_cuda_twin_drain(fex, fc);
     if (!err && t->desc->finish)
         err = t->desc->finish(fex, fc);
+    t->flushed = 1;
+    LsCudaFrames *F = t->frames;
+    unsigned flushed = 0;
+    for (unsigned i = 0; i < F->n_twins; i++)
+        flushed += F->twin[i]->flushed;
+    if (F->timing && flushed == F->n_twins)
+        F->steady_t1 = now_ms();
+    if (!err && F->replay && F->frames && flushed == F->n_twins &&
+        !(err = ls_cuda_push(&F->dev))) {
+        err = frames_replay(F);
+        const int pop_err = ls_cuda_pop(&F->dev);
+        if (!err)
+            err = pop_err;
+    }
     return err;
 }
 

@@ -3,17 +3,26 @@
  * Everything else is here, once:
  *
  *   - one frame pipeline per context and device (LsCudaFrames): LS_CUDA_SLOTS frame slots, each
- *     with its own stream, pinned staging and device copy of the planes that the context's twins
- *     read (luma only unless a twin reads chroma). A frame is uploaded once, by the first twin
- *     that needs it; every twin's kernels for that frame go on the slot's stream, after the
- *     upload, so frames overlap (reading and packing frame i, uploading i-1, kernels of i-2);
- *   - per twin: the module and its kernels, per-slot pinned results and a completion event,
- *     device buffers (freed by the skeleton), the in-order collection of scores, timing;
+ *     with its own upload stream, pinned staging and device copy of the planes that the context's
+ *     twins read (luma only unless a twin reads chroma). A frame is uploaded once, by the first
+ *     twin that needs it; each twin's kernels for that frame go on the twin's own stream of the
+ *     slot, after the upload, so the twins of a frame run beside each other and frames overlap
+ *     (reading frame i, uploading i-1, kernels of i-2 and earlier). The slot's next upload waits
+ *     for every twin's work on its previous frame, on the device: no host wait orders them;
+ *   - per twin: the module and its kernels, per-slot streams, pinned results and a completion
+ *     event, device buffers (freed by the skeleton), the in-order collection of scores, timing;
  *   - the extractor callbacks (extract, flush, close, use_host_memory) of every twin.
  *
  * A temporal twin (LS_FEX_TEMPORAL: state across frames on the device, e.g. motion's previous
  * blurred frame) gets every frame in order (the skeleton refuses a gap, as the CPU does) and
- * orders its device work with ls_cuda_twin_after_previous(). */
+ * orders its device work with ls_cuda_twin_after_previous().
+ *
+ * LOCKSTEP_CUDA_SERIAL=1 puts every twin on the slot's upload stream, one twin after another
+ * (the order before the twins had streams of their own: for telling a race between twins from a
+ * twin's own bug, and as the baseline of bench/device_v1speed.sh). LOCKSTEP_CUDA_REPLAY=N, once
+ * every twin of the pipeline is flushed, runs the twins N more times on the frames still on the
+ * device, then uploads N frames, then both, and prints the device time of each per frame (the
+ * scores are already written: the replays' results are discarded). */
 #ifndef LOCKSTEP_CUDA_TWIN_H
 #define LOCKSTEP_CUDA_TWIN_H
 
@@ -66,6 +75,7 @@ typedef struct LsCudaTwinSlot {
     CUevent done;                  /* after the twin's last operation of the frame */
     CUevent mark[3];               /* timing: start, end of stage 1, end */
     int marked;                    /* stage 1's end was marked by the twin */
+    int timed;                     /* mark[] is recorded for this frame (not for replays) */
     int pending;
     unsigned index;
 } LsCudaTwinSlot;
@@ -78,6 +88,10 @@ struct LsCudaTwin {
     CUmodule mod;
     CUfunction fn[LS_CUDA_MAX_KERNELS];
     LsCudaTwinSlot slot[LS_CUDA_SLOTS];
+    CUstream stream[LS_CUDA_SLOTS]; /* the twin's work on each slot's frames */
+    int own_streams;               /* stream[] created by the twin, not the slots' upload streams */
+    LsFex *fex;                    /* for the replays (LOCKSTEP_CUDA_REPLAY) */
+    int flushed;
     CUdeviceptr buffer[LS_CUDA_MAX_BUFFERS];
     unsigned n_buffers;
     CUevent previous;              /* temporal twins: the last frame's work */

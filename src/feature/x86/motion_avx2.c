@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "feature/x86/transpose_avx2.h"
 #include "feature/motion.h"
 
 #define ALWAYS_INLINE inline __attribute__((always_inline))
@@ -88,34 +89,6 @@ void ls_float_motion_blur_avx2(const void *src, ptrdiff_t src_stride, unsigned b
         blur_tmpl(src, src_stride, bpc, dst, dst_stride, w, h, y0, y1, taps, 3, tmp);
 }
 
-static ALWAYS_INLINE void transpose8(__m256 r[8])
-{
-    const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]);
-    const __m256 t1 = _mm256_unpackhi_ps(r[0], r[1]);
-    const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]);
-    const __m256 t3 = _mm256_unpackhi_ps(r[2], r[3]);
-    const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]);
-    const __m256 t5 = _mm256_unpackhi_ps(r[4], r[5]);
-    const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]);
-    const __m256 t7 = _mm256_unpackhi_ps(r[6], r[7]);
-    const __m256 s0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
-    const __m256 s1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
-    const __m256 s2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
-    const __m256 s3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
-    const __m256 s4 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0));
-    const __m256 s5 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2));
-    const __m256 s6 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0));
-    const __m256 s7 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2));
-    r[0] = _mm256_permute2f128_ps(s0, s4, 0x20);
-    r[1] = _mm256_permute2f128_ps(s1, s5, 0x20);
-    r[2] = _mm256_permute2f128_ps(s2, s6, 0x20);
-    r[3] = _mm256_permute2f128_ps(s3, s7, 0x20);
-    r[4] = _mm256_permute2f128_ps(s0, s4, 0x31);
-    r[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
-    r[6] = _mm256_permute2f128_ps(s2, s6, 0x31);
-    r[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
-}
-
 float ls_float_motion_sad_avx2(const float *a, const float *b, ptrdiff_t stride, unsigned w,
                                unsigned h, float total)
 {
@@ -130,7 +103,7 @@ float ls_float_motion_sad_avx2(const float *a, const float *b, ptrdiff_t stride,
             for (int j = 0; j < 8; j++)
                 d[j] = _mm256_andnot_ps(sign, _mm256_sub_ps(_mm256_loadu_ps(ra + j * stride + x),
                                                             _mm256_loadu_ps(rb + j * stride + x)));
-            transpose8(d);
+            ls_transpose8x8_ps(d);
             for (int k = 0; k < 8; k++)
                 acc = _mm256_add_ps(acc, d[k]);
         }
