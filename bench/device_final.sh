@@ -15,7 +15,12 @@ export PATH=/usr/local/cuda/bin:$PATH LD_LIBRARY_PATH=$PWD/.dev/cjson/lib
 export LOCKSTEP_OPENCL_DEVICE=NVIDIA
 ctest --test-dir $b -R fixtures_decompress >/dev/null 2>&1
 $b/tests/test_cuda --quick > $out/test_cuda.log 2>&1; echo "test_cuda exit $?: $(tail -1 $out/test_cuda.log)"
+[ -x $b/tests/test_soft_f64 ] && { $b/tests/test_soft_f64 device > $out/soft_f64.log 2>&1; echo "test_soft_f64 device exit $?: $(tail -1 $out/soft_f64.log)"; }
 fx=$b/fixtures; export cli fx
+if [ "${FAULTS:-0}" = 1 ]; then # beside the parity runs: both only check, neither is timed
+  BUILD=$b FAULT_JOBS=${FAULT_JOBS:-4} timeout 300 bash bench/device_vmaf.sh faults $tmp/faults > $out/faults.txt 2>&1 &
+  faults_pid=$!
+fi
 par() { # fixture backend label args...
   local f=$1 be=$2 lab=$3; shift 3
   echo "$f $be [$lab]: $($cli -r $fx/${f}_ref.y4m -d $fx/${f}_dis.y4m "$@" --parity $be -q --threads 2 2>&1 | tail -1)"
@@ -26,35 +31,55 @@ for f in $(ls $fx/*_ref.y4m | sort); do f=$(basename $f _ref.y4m)
   for be in ${BACKENDS:-cuda opencl}; do
     echo "$f $be v061 --feature psnr_hvs --feature float_ssim --feature ssim --feature float_motion"
     echo "$f $be float -m version=vmaf_float_v0.6.1 --feature float_adm=adm_enhn_gain_limit=1 --feature float_vif=vif_kernelscale=0.5"
-    [ $be = cuda ] && echo "$f cuda v1 -m version=vmaf_v1.0.16_3d0h"
+    [ $be = cuda ] && echo "$f cuda v1 -m version=vmaf_v1.0.16_3d0h" && echo "$f cuda v1_2160 -m version=vmaf_v1.0.16_1d5h_2160"
   done
 done
 } | xargs -P 8 -L 1 bash -c 'par "$@"' _ | sort > $out/parity.log
 echo "parity: $(grep -c 'parity bit-identical' $out/parity.log) of $(wc -l < $out/parity.log) bit-identical ($((SECONDS-T0)) s)"
 grep -v 'parity bit-identical' $out/parity.log | cut -c1-160 | sort | uniq | head -12
-# bench: 4K 8-bit VMAF v0.6.1 and psnr_hvs, OpenCL/CUDA/CPU, best of 3 after an untimed run
+[ -n "${faults_pid:-}" ] && { wait $faults_pid; echo "faults ($((SECONDS-T0)) s):"; grep -E "exit|injected|passed" $out/faults.txt | head -12; }
+# bench: 4K 8-bit VMAF v0.6.1 and psnr_hvs, 4K 10-bit VMAF v1; best of 3 after an untimed run
 gen=$b/gen; mkdir -p $gen
+repeat() { # in out copies: the frames of a Y4M file, `copies` times over
+  local hdr; hdr=$(head -1 $1 | wc -c)
+  { cat $1; for i in $(seq 2 $3); do tail -c +$((hdr+1)) $1; done; } > $2
+}
 $b/tools/lockstep-gen -w 3840 -h 2160 -p 420 -b 8 -n 20 $gen/g_ref.y4m $gen/g_dis.y4m
-for p in ref dis; do hdr=$(head -1 $gen/g_$p.y4m | wc -c); { cat $gen/g_$p.y4m; for i in $(seq 2 24); do tail -c +$((hdr+1)) $gen/g_$p.y4m; done; } > $gen/b_$p.y4m; done
-python3 - $cli $gen/b_ref.y4m $gen/b_dis.y4m "${BENCH_BACKENDS:-opencl cuda cpu}" <<'PY' | tee $out/bench.txt
-import subprocess, sys, time
-cli, r, d = sys.argv[1:4]
-def t(be, n, feats):
-    best = None
-    cmd = [cli, "-r", r, "-d", d, "--backend", be, "--threads", "16", "-q", "--frame_cnt", str(n), "-o", "/dev/null"] + feats
-    subprocess.run(cmd, check=True)
+$b/tools/lockstep-gen -w 3840 -h 2160 -p 420 -b 10 -n 20 $gen/t_ref.y4m $gen/t_dis.y4m
+for p in ref dis; do repeat $gen/g_$p.y4m $gen/b_$p.y4m 24; repeat $gen/t_$p.y4m $gen/v_$p.y4m 15; done
+rm -f $gen/g_*.y4m $gen/t_*.y4m
+python3 - $cli $gen "${BENCH_BACKENDS:-opencl cuda cpu}" $tmp <<'PY' | tee $out/bench.txt
+import json, os, subprocess, sys, time
+cli, gen, backends, tmp = sys.argv[1], sys.argv[2], sys.argv[3].split(), sys.argv[4]
+def ms(be, pair, n, feats, env):
+    cmd = [cli, "-r", f"{gen}/{pair}_ref.y4m", "-d", f"{gen}/{pair}_dis.y4m", "--backend", be,
+           "--threads", "16", "-q", "--frame_cnt", str(n), "--json", "-o", f"{tmp}/bench.json"] + feats
+    e = dict(os.environ, **env)
+    subprocess.run(cmd, check=True, env=e)
+    best = wall = None
     for _ in range(3):
-        s = time.perf_counter(); subprocess.run(cmd, check=True); e = time.perf_counter() - s
-        best = e if best is None or e < best else best
-    return best
-for name, feats in (("vmaf_v0.6.1", []), ("psnr_hvs", ["-n", "--feature", "psnr_hvs"])):
-    for be in sys.argv[4].split():
-        n = 120 if be == "cpu" else 480
-        a, b = t(be, 2, feats), t(be, n, feats)
-        print(f"3840x2160 8-bit {name} {be}: {(b - a) * 1000 / (n - 2):.3f} ms/frame ({n} frames, whole process {b:.2f} s, 2 frames {a:.2f} s, best of 3)", flush=True)
+        s = time.perf_counter(); subprocess.run(cmd, check=True, env=e); w = time.perf_counter() - s
+        f = 1000.0 / json.load(open(f"{tmp}/bench.json"))["fps"]
+        best = f if best is None or f < best else best
+        wall = w if wall is None or w < wall else wall
+    return best, wall
+rows = [("3840x2160 8-bit", "vmaf_v0.6.1", "b", 480, []),
+        ("3840x2160 8-bit", "psnr_hvs", "b", 480, ["-n", "--feature", "psnr_hvs"]),
+        ("3840x2160 10-bit", "vmaf_v1.0.16_1d5h_2160", "v", 300, ["-m", "version=vmaf_v1.0.16_1d5h_2160"])]
+for size, name, pair, n, feats in rows:
+    for be in backends:
+        if be == "opencl" and name.startswith("vmaf_v1"):
+            continue  # v1's features have no OpenCL twins
+        for label, env in ((be, {}), ("cuda serial", {"LOCKSTEP_CUDA_SERIAL": "1"})):
+            if label == "cuda serial" and be != "cuda":
+                continue
+            frames = 120 if be == "cpu" else n
+            t, w = ms(be, pair, frames, feats, env)
+            print(f"{size} {name} {label}: {t:.3f} ms/frame (1000/fps of {frames} frames, best of 3; whole process {w:.2f} s)", flush=True)
 PY
 for f in "" "-n --feature psnr_hvs"; do for be in ${BENCH_BACKENDS:-opencl cuda}; do [ $be = cpu ] && continue; LOCKSTEP_OPENCL_TIMING=1 LOCKSTEP_CUDA_TIMING=1 $cli -r $gen/b_ref.y4m -d $gen/b_dis.y4m $f --backend $be --threads 16 -q -o /dev/null --frame_cnt 240 2>&1 | grep timing; done; done >> $out/bench.txt
-grep timing $out/bench.txt | cut -c1-220
+LOCKSTEP_CUDA_TIMING=1 LOCKSTEP_CUDA_REPLAY=100 $cli -r $gen/v_ref.y4m -d $gen/v_dis.y4m -m version=vmaf_v1.0.16_1d5h_2160 --backend cuda --threads 16 -q -o /dev/null 2>&1 | grep -E "replay|end to end" >> $out/bench.txt
+grep -E "timing|replay" $out/bench.txt | cut -c1-260
 rm -f $gen/*.y4m
 echo "bench done ($((SECONDS-T0)) s)"
 if [ -d .fuzz ]; then

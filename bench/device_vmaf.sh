@@ -171,17 +171,7 @@ if [ "$mode" = fuzz ]; then
   fi
 fi
 
-# n frames made of 20 generated ones repeated (generating every frame would cost minutes here)
-make_pair() {
-  local w=$1 h=$2 bits=$3 n=$4 r=$5 d=$6
-  $b/tools/lockstep-gen -w $w -h $h -p 420 -b $bits -n 20 $gen/g_ref.y4m $gen/g_dis.y4m
-  for pair in "g_ref.y4m $r" "g_dis.y4m $d"; do
-    set -- $pair
-    local hdr=$(head -1 $gen/$1 | wc -c)
-    { cat $gen/$1; for i in $(seq 2 $((n / 20))); do tail -c +$((hdr + 1)) $gen/$1; done; } > $2
-  done
-  rm -f $gen/g_ref.y4m $gen/g_dis.y4m
-}
+. bench/device_common.sh # make_pair, bench_one
 
 v1_models="vmaf_v1.0.16_3d0h vmaf_v1.0.16_5d0h vmaf_v1.0.16_1d5h_2160 vmaf_v1.0.16_3d0h_2160
   vmaf_v1.0.16_hfr_3d0h vmaf_v1.0.16_hfr_5d0h vmaf_v1.0.16_hfr_1d5h_2160 vmaf_v1.0.16_hfr_3d0h_2160"
@@ -400,21 +390,6 @@ if [ "$mode" = oclspeed ]; then
     | xargs -P ${PARITY_JOBS:-8} -L 1 bash -c 'ocl_parity "$@"' _ | sort > "$out/parity.log"
   echo "fixture parity: $(grep -c 'parity bit-identical' "$out/parity.log") of $(wc -l < "$out/parity.log") bit-identical ($((SECONDS - t0)) s)"
   grep -v "parity bit-identical" "$out/parity.log" | cut -c1-200 | head -5
-  bench_one() { # label backend frames features...: best of 2 whole-process seconds
-    local label=$1 backend=$2 t=$3; shift 3
-    python3 - "$cli" "$r" "$d" "$backend" "$jobs" "$t" "$@" <<'PY'
-import subprocess, sys, time
-cli, r, d, backend, jobs, t = sys.argv[1:7]
-best = None
-for _ in range(2):
-    s = time.perf_counter()
-    subprocess.run([cli, "-r", r, "-d", d, "--backend", backend, "--threads", jobs, "-q",
-                    "--frame_cnt", t, "-o", "/dev/null"] + sys.argv[7:], check=True)
-    e = time.perf_counter() - s
-    best = e if best is None or e < best else best
-print(f"{best:.4f}")
-PY
-  }
   r=$gen/b_ref.y4m; d=$gen/b_dis.y4m
   n=${BENCH_FRAMES:-160}
   size=${BENCH_SIZE:-3840x2160}
@@ -424,7 +399,7 @@ PY
     IFS=: read -r name m0 feats <<< "$spec"
     for backend in opencl cuda cpu; do
       m=$m0; [ $backend = cpu ] && m=$((m0 / 2))
-      for t in 2 $m; do echo "$size 8-bit $name $backend $t $(bench_one $name $backend $t $feats)"; done
+      for t in 2 $m; do echo "$size 8-bit $name $backend $t $(bench_one $cli $backend $t 2 $feats)"; done
     done
   done | tee "$out/bench_raw.txt" | awk '{k=$1" "$2" "$3" "$4; if ($5==2) {t2[k]=$6} else {printf "%s: %.3f ms/frame (%d frames, whole process %.2f s, best of 2)\n", k, ($6-t2[k])*1000/($5-2), $5, $6}}' | tee "$out/bench.txt"
   for feats in "" "-n --feature psnr_hvs" "-n --feature ssim" "-n --feature float_ssim"; do

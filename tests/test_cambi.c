@@ -39,19 +39,11 @@ static bool have_avx2(void) { return (ls_cpu_detect() & LS_CPU_FLAG_AVX2) != 0; 
 
 /* ---- tables ---- */
 
-/* The text after `"key":` from *pos on (skipping blanks), or NULL. */
+/* The text after `"key":` from *pos on, blanks skipped, or NULL. */
 static const char *json_value(const char *pos, const char *key)
 {
-    char quoted[96];
-    snprintf(quoted, sizeof(quoted), "\"%s\"", key);
-    const char *at = pos ? strstr(pos, quoted) : NULL;
-    if (!at)
-        return NULL;
-    at = strchr(at + strlen(quoted), ':');
-    if (!at)
-        return NULL;
-    at++;
-    while (*at == ' ' || *at == '\n')
+    const char *at = json_after(pos, key);
+    while (at && (*at == ' ' || *at == '\n'))
         at++;
     return at;
 }

@@ -4,8 +4,11 @@
  *     2^300), on the operands of vif's and adm's own steps (int32 statistics, s1 + eps,
  *     s12 / (s1 + eps), rst * egl, floats / 4096 and their products), on halfway cases (b an exact
  *     half ulp of a, products of two odd 27-bit significands), on cancellations (a - a, a -
- *     nextafter(a)) and on signed zeros;
- *   - int64 -> binary64 (every bit length, ties, INT64_MIN), binary64 -> int64 (truncation),
+ *     nextafter(a)) and on signed zeros; divisions of significands near each other, of all-ones
+ *     and bare significands, and with exact quotients (every digit of the long division at its
+ *     extremes, remainders of zero);
+ *   - int64 -> binary64 (every bit length, ties, INT64_MIN), int32 -> binary64 (every bit length,
+ *     INT32_MIN/MAX, powers of two), binary64 -> int64 (truncation),
  *     float -> binary64 (subnormal floats too), binary64 -> float (ties too, binary32's subnormal
  *     results and their ties, overflow to inf), and the comparisons < and <=.
  *   test_soft_f64 host     the header compiled as C
@@ -26,10 +29,10 @@
 
 enum {
     OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FROM_I64, OP_TO_I64, OP_LT, OP_LE, OP_FROM_F32, OP_TO_F32,
-    N_OPS
+    OP_FROM_I32, N_OPS
 };
-static const char *const op_names[N_OPS] = { "add", "sub", "mul",      "div",     "from_i64",
-                                             "to_i64", "lt", "le",     "from_f32", "to_f32" };
+static const char *const op_names[N_OPS] = { "add",    "sub", "mul", "div",      "from_i64", "to_i64",
+                                             "lt",     "le",  "from_f32", "to_f32", "from_i32" };
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t rnd64(void)
@@ -71,6 +74,7 @@ static uint64_t expected(int op, uint64_t a, uint64_t b)
     case OP_MUL: return bits(x * y);
     case OP_DIV: return bits(x / y);
     case OP_FROM_I64: return bits((double)(int64_t)a);
+    case OP_FROM_I32: return bits((double)(int32_t)(uint32_t)a);
     case OP_TO_I64: return (uint64_t)(int64_t)x;
     case OP_LT: return x < y;
     case OP_LE: return x <= y;
@@ -117,6 +121,7 @@ static uint64_t emulated(int op, uint64_t a, uint64_t b)
     case OP_DIV:
         return mutate_div ? div_without_sticky(a, b) : ls_sd_div(a, b);
     case OP_FROM_I64: return ls_sd_from_i64((int64_t)a);
+    case OP_FROM_I32: return ls_sd_from_i32((int32_t)(uint32_t)a);
     case OP_TO_I64: return (uint64_t)ls_sd_to_i64(a);
     case OP_LT: return (uint64_t)ls_sd_lt(a, b);
     case OP_LE: return (uint64_t)ls_sd_le(a, b);
@@ -151,6 +156,19 @@ static void make_cases(int op, uint64_t *a, uint64_t *b, size_t n)
             if (kind == 2)
                 v = (uint64_t)INT64_MIN;
             a[i] = (rnd64() & 1) ? (uint64_t)0 - v : v;
+            b[i] = 0;
+            continue;
+        }
+        if (op == OP_FROM_I32) { /* every bit length, both signs, INT32_MIN/MAX, -1, 0 */
+            const int len = (int)(rnd64() % 33);
+            uint32_t v = len ? (uint32_t)(rnd64() >> (64 - len)) : 0;
+            if (kind == 1)
+                v = 0x80000000u;
+            if (kind == 2)
+                v = 0x7fffffffu;
+            if (kind == 3)
+                v = 1u << (rnd64() % 32);
+            a[i] = (rnd64() & 1) ? (uint32_t)0 - v : v;
             b[i] = 0;
             continue;
         }
@@ -240,6 +258,23 @@ static void make_cases(int op, uint64_t *a, uint64_t *b, size_t n)
             break;
         default:
             break;
+        }
+        if (op == OP_DIV && kind == 0 && (i / 8) % 4 == 1) { /* significands near each other */
+            const uint64_t sa = rnd64() & LS_SD_FRAC_MASK, delta = rnd64() % 4096;
+            x = dbl((bits(x) & ~LS_SD_FRAC_MASK) | sa);
+            y = dbl((bits(y) & ~LS_SD_FRAC_MASK) |
+                    ((rnd64() & 1) ? (sa + delta) & LS_SD_FRAC_MASK : (sa - delta) & LS_SD_FRAC_MASK));
+        }
+        if (op == OP_DIV && kind == 0 && (i / 8) % 4 == 2) { /* all-ones and bare significands */
+            x = dbl((bits(x) & ~LS_SD_FRAC_MASK) | ((rnd64() & 1) ? LS_SD_FRAC_MASK : 0));
+            y = dbl((bits(y) & ~LS_SD_FRAC_MASK) | ((rnd64() & 1) ? LS_SD_FRAC_MASK : 0));
+        }
+        if (op == OP_DIV && kind == 0 && (i / 8) % 4 == 3) { /* exact quotients: q * y / y */
+            const double qv = (double)(int64_t)(rnd64() >> (37 + rnd64() % 27)); /* exact products */
+            y = ldexp((double)((rnd64() >> 38) | 1), (int)(rnd64() % 60) - 30);
+            x = qv * y;
+            if (x == 0.0 || !isfinite(x))
+                x = y;
         }
         if (op == OP_DIV && y == 0.0)
             y = 1.0;

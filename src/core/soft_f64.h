@@ -80,6 +80,24 @@ LS_HD static inline ls_u64 ls_sd_from_i64(ls_i64 v)
     return ls_sd_round_pack(sign, 0, m);
 }
 
+/* exact: every int32 is a binary64 (no rounding, 32-bit leading-zero count) */
+LS_HD static inline ls_u64 ls_sd_from_i32(ls_i32 v)
+{
+    if (v == 0)
+        return 0;
+    const ls_u64 sign = v < 0 ? LS_SD_SIGN : 0;
+    const ls_u32 m = v < 0 ? 0u - (ls_u32)v : (ls_u32)v;
+#if defined(LS_OPENCL_C)
+    const int n = (int)clz(m);
+#elif defined(__CUDA_ARCH__)
+    const int n = __clz((int)m);
+#else
+    const int n = __builtin_clz(m);
+#endif
+    /* the leading bit to bit 52, where it adds into the exponent field (hence 1022) */
+    return sign | (((ls_u64)(1022 + 31 - n) << 52) + ((ls_u64)(m << n) << 21));
+}
+
 /* exact: every binary32 is a binary64 */
 LS_HD static inline ls_u64 ls_sd_from_f32(float f)
 {
@@ -189,34 +207,35 @@ LS_HD static inline ls_u64 ls_sd_div(ls_u64 a, ls_u64 b) /* b != 0 */
         return sign;
     const ls_u64 mb = ls_sd_sig(b);
     ls_u64 r = ls_sd_sig(a), q = 0;
-    /* long division, q = floor(ma / mb * 2^62) and its remainder r < mb, in digits of up to 11
-     * bits: r << 11 stays below 2^64. Each digit is estimated in binary32 (within one of the
-     * true digit) and corrected against the exact remainder, so the estimate's accuracy only
-     * sets how often a correction step runs, never the result. */
+    /* long division, q = floor(ma / mb * 2^60) and its remainder r < mb, in three digits of 20
+     * bits. A digit is estimated in binary32: the remainder's top 32 bits times a reciprocal of
+     * mb's top 32 bits, 1.0f / m refined by one Newton step. For any 1.0f / m within 2^-12 of
+     * 1 / m (OpenCL's division is within 2.5 ulp, 2^-21.7) the refined one is within 2^-21.5 and
+     * the estimate within one of the true digit: the remainder of the estimate,
+     * (r << 20) - d * mb, lies in [-mb, 2 mb), the wrapping 64-bit arithmetic gives it exactly,
+     * and one correction step either way makes d the true digit. The steps are conditions, not
+     * loops: compilers turn such a loop into a 64-bit division (NVIDIA's OpenCL did). */
     if (r >= mb) {
         r -= mb;
         q = 1;
     }
-    const float inv = 1.0f / (float)mb;
-    for (int done = 0; done < 62;) {
-        const int s = 62 - done < 11 ? 62 - done : 11;
-        const ls_u64 num = r << s, max_digit = ((ls_u64)1 << s) - 1;
-        ls_u64 d = (ls_u64)((float)num * inv);
-        d = d > max_digit ? max_digit : d;
-        ls_u64 prod = d * mb;
-        while (prod > num) {
+    const float m = (float)(ls_u32)(mb >> 21), inv0 = 1.0f / m;
+    const float inv = inv0 * (2.0f - m * inv0) * 0x1p20f; /* ~ 2^41 / mb */
+    for (int i = 0; i < 3; i++) {
+        ls_u64 d = (ls_u32)((float)(ls_u32)(r >> 21) * inv); /* r < mb < 2^53 */
+        ls_i64 rem = (ls_i64)((r << 20) - d * mb);
+        if (rem < 0) {
             d--;
-            prod -= mb;
-        }
-        r = num - prod;
-        while (r >= mb) {
+            rem += (ls_i64)mb;
+        } else if (rem >= (ls_i64)mb) {
             d++;
-            r -= mb;
+            rem -= (ls_i64)mb;
         }
-        q = (q << s) | d;
-        done += s;
+        r = (ls_u64)rem;
+        q = (q << 20) | d;
     }
-    return ls_sd_round_pack(sign, ls_sd_exp(a) - ls_sd_exp(b) - 62, q | (r != 0));
+    /* q has 60 or 61 significant bits: the round bit and more lie above the sticky bit */
+    return ls_sd_round_pack(sign, ls_sd_exp(a) - ls_sd_exp(b) - 60, q | (r != 0));
 }
 
 /* ---- ls_f64: binary64 as each compiler has it ---- */
@@ -225,6 +244,7 @@ typedef ls_u64 ls_f64;
 /* a constant given by its bits (host code passes binary64 values to kernels as their bits) */
 #define LS_F64_C(bits, value) ((ls_u64)(bits))
 LS_HD static inline ls_f64 ls_f64_from_i64(ls_i64 v) { return ls_sd_from_i64(v); }
+LS_HD static inline ls_f64 ls_f64_from_i32(ls_i32 v) { return ls_sd_from_i32(v); }
 LS_HD static inline ls_f64 ls_f64_from_f32(float f) { return ls_sd_from_f32(f); }
 LS_HD static inline ls_i64 ls_f64_to_i64(ls_f64 a) { return ls_sd_to_i64(a); }
 LS_HD static inline float ls_f64_to_f32(ls_f64 a) { return ls_sd_to_f32(a); }
@@ -238,6 +258,7 @@ LS_HD static inline int ls_f64_le(ls_f64 a, ls_f64 b) { return ls_sd_le(a, b); }
 typedef double ls_f64;
 #define LS_F64_C(bits, value) (value)
 LS_HD static inline ls_f64 ls_f64_from_i64(ls_i64 v) { return (double)v; }
+LS_HD static inline ls_f64 ls_f64_from_i32(ls_i32 v) { return (double)v; }
 LS_HD static inline ls_f64 ls_f64_from_f32(float f) { return (double)f; }
 LS_HD static inline ls_i64 ls_f64_to_i64(ls_f64 a) { return (ls_i64)a; }
 LS_HD static inline float ls_f64_to_f32(ls_f64 a) { return (float)a; }

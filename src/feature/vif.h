@@ -237,10 +237,10 @@ LS_HD static inline void ls_vif_pixel(const LS_GLOBAL uint16_t *table, int32_t s
         acc->den_log += ls_vif_log2(table, (uint32_t)sigma_nsq + (uint32_t)sigma1_sq) -
                         LS_VIF_LOG_DEN_OFFSET;
         if (sigma12 > 0 && sigma2_sq > 0) {
-            const ls_f64 s1 = ls_f64_from_i64(sigma1_sq), s12 = ls_f64_from_i64(sigma12);
+            const ls_f64 s1 = ls_f64_from_i32(sigma1_sq), s12 = ls_f64_from_i32(sigma12);
             ls_f64 g = ls_f64_div(s12, ls_f64_add(s1, LS_VIF_EPS));
             int32_t sv_sq =
-                ls_vif_trunc_i32(ls_f64_sub(ls_f64_from_i64(sigma2_sq), ls_f64_mul(g, s12)));
+                ls_vif_trunc_i32(ls_f64_sub(ls_f64_from_i32(sigma2_sq), ls_f64_mul(g, s12)));
             sv_sq = sv_sq > 0 ? sv_sq : 0;
             g = ls_f64_lt(g, gain_limit) ? g : gain_limit;
             /* uint32 as in the reference: above 2^31 when sv_sq is near INT32_MAX */

@@ -10,14 +10,24 @@
 #define VIF_TILE_W 112
 #define VIF_TILE_H 8
 #define VIF_COLS (VIF_TILE_W + 16)
+/* The vertical pass gives each work-item a column and VIF_VROWS rows of the tile: it reads the
+ * column's VIF_VROWS + 2R samples once into registers, with their products, instead of 2R + 1
+ * samples from global memory (reflected, addressed) per output, the 64-bit sums of a 16-bit level
+ * kept. The loops over samples and taps run to their largest count and stop early, so that they
+ * unroll to constant indices (the arrays stay in registers) also where the compiler does not
+ * inline a kernel's constant scale. */
+#define VIF_VROWS 4
+#define VIF_VSAMPLES (VIF_VROWS + 16)
 /* subsampling: outputs of the next scale per work-group (2 x 56 - 1 + 2 x 4 source columns) */
 #define VIF_DEC_TILE_W 56
 #define VIF_DEC_TILE_H 8
 #define VIF_DEC_COLS (2 * VIF_DEC_TILE_W + 16)
+#define VIF_DEC_VSAMPLES (2 * (VIF_VROWS - 1) + 9) /* 9 taps at most: next >= 1 */
 
+/* x, y >= 0 (reflected): the row offset is one 32 x 32 -> 64-bit multiply */
 static inline uint vif_sample(__global const uchar *plane, uint w, int x, int y, int bytes)
 {
-    const ulong i = (ulong)y * w + (uint)x;
+    const ulong i = (ulong)(uint)y * w + (uint)x;
     return bytes ? plane[i] : ((__global const ushort *)plane)[i];
 }
 
@@ -28,41 +38,82 @@ static inline void vif_stats(__global const uchar *ref, __global const uchar *di
                              uint mu_round, uint sq_shift, const int bytes, const int scale,
                              __local uint (*v)[VIF_TILE_H][VIF_COLS], __local long *scratch)
 {
-    const int R = 8 >> scale, WIDTH = 2 * R + 1;
+    const int R = 8 >> scale, WIDTH = 2 * R + 1, SAMPLES = VIF_VROWS + 2 * R;
     const int w = (int)w_, h = (int)h_, lid = (int)get_local_id(0);
     const int x0 = (int)get_group_id(0) * VIF_TILE_W, y0 = (int)get_group_id(1) * VIF_TILE_H;
     const int n_out = min(w - x0, VIF_TILE_W), rows = min(h - y0, VIF_TILE_H);
     const int cols = n_out + 2 * R;
     /* vertical pass (vif.md 5.1) at the reflected columns the tile's outputs read */
-    for (int i = lid; i < cols * rows; i += LS_WG) {
-        const int c = i % cols, row = i / cols;
-        const int xc = ls_vif_reflect(x0 - R + c, w), y = y0 + row;
-        uint ax = 0, ay = 0;
-        ulong axx = 0, ayy = 0, axy = 0;
-        for (int k = 0; k < WIDTH; k++) {
-            const int yy = ls_vif_reflect(y - R + k, h);
-            const uint x = vif_sample(ref, w_, xc, yy, bytes);
-            const uint d = vif_sample(dis, w_, xc, yy, bytes);
-            const uint f = ls_vif_taps[scale][k], fx = f * x, fy = f * d;
-            ax += fx;
-            ay += fy;
-            /* 8-bit: the reference sums in uint32 (65536 * 255^2 < 2^32), the same values */
-            axx += (ulong)fx * x;
-            ayy += (ulong)fy * d;
-            axy += (ulong)fx * d;
+    for (int i = lid; i < VIF_COLS * (VIF_TILE_H / VIF_VROWS); i += LS_WG) {
+        const int c = i % VIF_COLS, r0 = i / VIF_COLS * VIF_VROWS;
+        if (c >= cols || r0 >= rows)
+            continue;
+        const int xc = ls_vif_reflect(x0 - R + c, w);
+        uint px[VIF_VSAMPLES], pd[VIF_VSAMPLES], pxx[VIF_VSAMPLES], pdd[VIF_VSAMPLES],
+            pxd[VIF_VSAMPLES];
+#pragma unroll
+        for (int k = 0; k < VIF_VSAMPLES; k++) {
+            uint x = 0, d = 0;
+            if (k < SAMPLES) {
+                /* a row past the last output row's window feeds only outputs that are not
+                 * written: read the last row that exists instead */
+                const int yy = ls_vif_reflect(min(y0 + r0 - R + k, h - 1 + R), h);
+                x = vif_sample(ref, w_, xc, yy, bytes);
+                d = vif_sample(dis, w_, xc, yy, bytes);
+            }
+            px[k] = x;
+            pd[k] = d;
+            /* below 2^32 for 16-bit samples too */
+            pxx[k] = x * x;
+            pdd[k] = d * d;
+            pxd[k] = x * d;
         }
-        v[0][row][c] = (ax + mu_round) >> mu_shift;
-        v[1][row][c] = (ay + mu_round) >> mu_shift;
-        v[2][row][c] = (uint)((axx + sq_round) >> sq_shift);
-        v[3][row][c] = (uint)((ayy + sq_round) >> sq_shift);
-        v[4][row][c] = (uint)((axy + sq_round) >> sq_shift);
+#pragma unroll
+        for (int j = 0; j < VIF_VROWS; j++) {
+            if (r0 + j < rows) {
+                /* 8-bit: the reference sums the products in uint32 (65536 * 255^2 < 2^32), the
+                 * same values */
+                uint ax = 0, ay = 0, bxx = 0, byy = 0, bxy = 0;
+                ulong axx = 0, ayy = 0, axy = 0;
+#pragma unroll
+                for (int k = 0; k < LS_VIF_MAX_TAPS; k++) {
+                    if (k < WIDTH) {
+                        const uint f = ls_vif_taps[scale][k];
+                        ax += f * px[j + k];
+                        ay += f * pd[j + k];
+                        if (bytes) {
+                            bxx += f * pxx[j + k];
+                            byy += f * pdd[j + k];
+                            bxy += f * pxd[j + k];
+                        } else {
+                            axx += (ulong)f * pxx[j + k];
+                            ayy += (ulong)f * pdd[j + k];
+                            axy += (ulong)f * pxd[j + k];
+                        }
+                    }
+                }
+                if (bytes) {
+                    axx = bxx;
+                    ayy = byy;
+                    axy = bxy;
+                }
+                v[0][r0 + j][c] = (ax + mu_round) >> mu_shift;
+                v[1][r0 + j][c] = (ay + mu_round) >> mu_shift;
+                v[2][r0 + j][c] = (uint)((axx + sq_round) >> sq_shift);
+                v[3][r0 + j][c] = (uint)((ayy + sq_round) >> sq_shift);
+                v[4][r0 + j][c] = (uint)((axy + sq_round) >> sq_shift);
+            }
+        }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     LsVifAccum acc = { 0, 0, 0, 0 };
-    for (int i = lid; i < n_out * rows; i += LS_WG) {
-        const int c = i % n_out, row = i / n_out;
+    for (int i = lid; i < VIF_TILE_W * VIF_TILE_H; i += LS_WG) {
+        const int c = i % VIF_TILE_W, row = i / VIF_TILE_W;
+        if (c >= n_out || row >= rows)
+            continue;
         uint mx = 0, my = 0;
         ulong sxx = 0, syy = 0, sxy = 0;
+#pragma unroll
         for (int k = 0; k < WIDTH; k++) {
             const uint f = ls_vif_taps[scale][k];
             mx += f * v[0][row][c + k];
@@ -114,19 +165,37 @@ static inline void vif_decimate(__global const uchar *src, __global ushort *dst,
     const int y0 = (int)get_group_id(1) * VIF_DEC_TILE_H;
     const int n_out = min(ow - x0, VIF_DEC_TILE_W), rows = min(oh - y0, VIF_DEC_TILE_H);
     const int cols = 2 * (n_out - 1) + 2 * R + 1;
-    for (int i = lid; i < cols * rows; i += LS_WG) {
-        const int c = i % cols, row = i / cols;
-        const int xs = ls_vif_reflect(2 * x0 - R + c, w), y = 2 * (y0 + row);
-        uint acc = 0;
-        for (int k = 0; k < WIDTH; k++)
-            acc += (uint)ls_vif_taps[next][k] *
-                   vif_sample(src, w_, xs, ls_vif_reflect(y - R + k, h), bytes);
-        t[row][c] = (ushort)((acc + mu_round) >> mu_shift);
+    /* a work-item per column and VIF_VROWS output rows, the samples in registers as in vif_stats */
+    for (int i = lid; i < VIF_DEC_COLS * (VIF_DEC_TILE_H / VIF_VROWS); i += LS_WG) {
+        const int c = i % VIF_DEC_COLS, r0 = i / VIF_DEC_COLS * VIF_VROWS;
+        if (c >= cols || r0 >= rows)
+            continue;
+        const int xs = ls_vif_reflect(2 * x0 - R + c, w), y = 2 * (y0 + r0) - R;
+        uint p[VIF_DEC_VSAMPLES];
+#pragma unroll
+        for (int k = 0; k < VIF_DEC_VSAMPLES; k++)
+            p[k] = k < 2 * (VIF_VROWS - 1) + WIDTH
+                       ? vif_sample(src, w_, xs, ls_vif_reflect(min(y + k, h - 1 + R), h), bytes)
+                       : 0;
+#pragma unroll
+        for (int j = 0; j < VIF_VROWS; j++) {
+            if (r0 + j < rows) {
+                uint acc = 0;
+#pragma unroll
+                for (int k = 0; k < 9; k++)
+                    if (k < WIDTH)
+                        acc += (uint)ls_vif_taps[next][k] * p[2 * j + k];
+                t[r0 + j][c] = (ushort)((acc + mu_round) >> mu_shift);
+            }
+        }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int i = lid; i < n_out * rows; i += LS_WG) {
-        const int c = i % n_out, row = i / n_out;
+    for (int i = lid; i < VIF_DEC_TILE_W * VIF_DEC_TILE_H; i += LS_WG) {
+        const int c = i % VIF_DEC_TILE_W, row = i / VIF_DEC_TILE_W;
+        if (c >= n_out || row >= rows)
+            continue;
         uint acc = 0;
+#pragma unroll
         for (int k = 0; k < WIDTH; k++)
             acc += (uint)ls_vif_taps[next][k] * (uint)t[row][2 * c + k];
         dst[(ulong)(y0 + row) * ow + x0 + c] = (ushort)((acc + 32768) >> 16);
