@@ -76,6 +76,11 @@ int vmaf_use_features_from_model_collection(VmafContext *vmaf,
 int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name, double value,
                               unsigned index);
 int vmaf_preallocate_pictures(VmafContext *vmaf, VmafPictureConfiguration cfg);
+/* A free pool picture (reference count 1; back to the pool at its last unref); waits for one
+ * while frames are in flight. Temporal extractors and GPU twins keep pictures referenced between
+ * calls (libvmaf's copy what they keep): from a pool smaller than 2 * (lockstep_max_frames_held
+ * + 1) pictures, a fetch that finds none free while no frame is in flight returns a picture
+ * allocated beside the pool (as vmaf_picture_alloc) rather than wait forever. */
 int vmaf_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic);
 /* ref = dist = NULL flushes. */
 int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, unsigned index);

@@ -71,6 +71,7 @@ struct VmafContext {
     LockstepShardModel *models;
     unsigned n_models;
     LsPicturePool *pool;
+    VmafPictureConfiguration pool_cfg; /* the pool's geometry: pictures lent beside it */
     LsShared *shared;            /* what the extractors share (a GPU frame pipeline) */
 
     /* workers */
@@ -513,15 +514,7 @@ int vmaf_preallocate_pictures(VmafContext *ctx, VmafPictureConfiguration cfg)
 {
     if (!ctx || !cfg.pic_params.w || !cfg.pic_params.h || !cfg.pic_cnt || ctx->pool)
         return -EINVAL;
-    /* temporal extractors (motion, speed) and worker threads keep frames after
-     * vmaf_read_pictures returns, and a pool fetch waits until a picture comes back: a pool
-     * sized for libvmaf, which holds none, can wait forever */
-    const unsigned need = 2 * (lockstep_max_frames_held(ctx) + 1);
-    if (ctx->n_slot && cfg.pic_cnt < need)
-        ls_log(VMAF_LOG_LEVEL_WARNING,
-               "picture pool of %u pictures: the features and threads keep up to %u frames "
-               "referenced, so a caller fetching a pair needs %u (lockstep_max_frames_held)",
-               cfg.pic_cnt, lockstep_max_frames_held(ctx), need);
+    ctx->pool_cfg = cfg;
     LsHostMemory host = { 0 };
 #if LOCKSTEP_HAVE_OPENCL
     /* OpenCL has no way to pin memory it did not allocate (CUDA pins the pool's blocks later,
@@ -536,11 +529,31 @@ int vmaf_preallocate_pictures(VmafContext *ctx, VmafPictureConfiguration cfg)
                                   cfg.pic_params.w, cfg.pic_params.h, cfg.pic_cnt, &host);
 }
 
+/* Temporal extractors (motion, speed) and GPU twins keep pictures referenced after
+ * vmaf_read_pictures returns, worker threads the frames in flight: up to
+ * lockstep_max_frames_held frames. A pool of fewer than twice that plus a pair (one sized for
+ * libvmaf, whose extractors copy what they keep) could run dry with nothing left that would
+ * give a picture back, and a blocking fetch would wait forever. From such a pool a fetch that
+ * finds none free while no frame is in flight lends a picture allocated beside the pool (freed
+ * at its last unref), and otherwise waits for the frames in flight, rechecking. */
 int vmaf_fetch_preallocated_picture(VmafContext *ctx, VmafPicture *pic)
 {
     if (!ctx || !pic || !ctx->pool)
         return -EINVAL;
-    return ls_picture_pool_fetch(ctx->pool, pic);
+    if (ls_picture_pool_count(ctx->pool) >= 2 * (lockstep_max_frames_held(ctx) + 1))
+        return ls_picture_pool_fetch(ctx->pool, pic); /* always gets one back */
+    for (int wait_ms = 0;; wait_ms = 2) {
+        if (ls_picture_pool_fetch_within(ctx->pool, pic, wait_ms) == 0)
+            return 0;
+        pthread_mutex_lock(&ctx->lock);
+        const bool idle = ctx->frames_in_flight == 0;
+        pthread_mutex_unlock(&ctx->lock);
+        if (idle) {
+            const VmafPictureConfiguration *g = &ctx->pool_cfg;
+            return vmaf_picture_alloc(pic, g->pic_params.pix_fmt, g->pic_params.bpc,
+                                      g->pic_params.w, g->pic_params.h);
+        }
+    }
 }
 
 /* A twin that cannot honour an option or an input returns -ENOTSUP from init: that feature then

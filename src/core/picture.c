@@ -1,5 +1,6 @@
 #define _DEFAULT_SOURCE /* madvise */
 #include <errno.h>
+#include <time.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -222,9 +223,29 @@ int ls_picture_pool_create(LsPicturePool **out, enum VmafPixelFormat fmt, unsign
 
 int ls_picture_pool_fetch(LsPicturePool *pool, VmafPicture *pic)
 {
+    return ls_picture_pool_fetch_within(pool, pic, -1);
+}
+
+int ls_picture_pool_fetch_within(LsPicturePool *pool, VmafPicture *pic, int ms)
+{
+    struct timespec until;
+    if (ms > 0) {
+        clock_gettime(CLOCK_REALTIME, &until); /* the condition variable's clock */
+        until.tv_nsec += (long)ms * 1000000L;
+        until.tv_sec += until.tv_nsec / 1000000000L;
+        until.tv_nsec %= 1000000000L;
+    }
     pthread_mutex_lock(&pool->lock);
-    while (!pool->n_free)
-        pthread_cond_wait(&pool->freed, &pool->lock);
+    while (!pool->n_free && ms != 0) {
+        if (ms < 0)
+            pthread_cond_wait(&pool->freed, &pool->lock);
+        else if (pthread_cond_timedwait(&pool->freed, &pool->lock, &until) == ETIMEDOUT)
+            break;
+    }
+    if (!pool->n_free) {
+        pthread_mutex_unlock(&pool->lock);
+        return -ETIMEDOUT;
+    }
     VmafRef *ref = pool->free_list[--pool->n_free];
     pthread_mutex_unlock(&pool->lock);
     atomic_store(&ref->count, 1);

@@ -12,6 +12,9 @@ typedef struct LsPicturePool LsPicturePool;
 int ls_picture_pool_create(LsPicturePool **pool, enum VmafPixelFormat fmt, unsigned bpc,
                            unsigned w, unsigned h, unsigned count, const LsHostMemory *host);
 int ls_picture_pool_fetch(LsPicturePool *pool, VmafPicture *pic); /* blocks until one is free */
+/* waits up to ms milliseconds (0: not at all, < 0: as ls_picture_pool_fetch); -ETIMEDOUT when
+ * none came back */
+int ls_picture_pool_fetch_within(LsPicturePool *pool, VmafPicture *pic, int ms);
 void ls_picture_pool_destroy(LsPicturePool *pool);
 /* The pool's memory blocks (one per picture), for GPU backends that pin them. */
 unsigned ls_picture_pool_count(const LsPicturePool *pool);
