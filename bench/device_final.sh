@@ -17,27 +17,6 @@ ctest --test-dir $b -R fixtures_decompress >/dev/null 2>&1
 $b/tests/test_cuda --quick > $out/test_cuda.log 2>&1; echo "test_cuda exit $?: $(tail -1 $out/test_cuda.log)"
 [ -x $b/tests/test_soft_f64 ] && { $b/tests/test_soft_f64 device > $out/soft_f64.log 2>&1; echo "test_soft_f64 device exit $?: $(tail -1 $out/soft_f64.log)"; }
 fx=$b/fixtures; export cli fx
-if [ "${FAULTS:-0}" = 1 ]; then # beside the parity runs: both only check, neither is timed
-  BUILD=$b FAULT_JOBS=${FAULT_JOBS:-4} timeout 300 bash bench/device_vmaf.sh faults $tmp/faults > $out/faults.txt 2>&1 &
-  faults_pid=$!
-fi
-par() { # fixture backend label args...
-  local f=$1 be=$2 lab=$3; shift 3
-  echo "$f $be [$lab]: $($cli -r $fx/${f}_ref.y4m -d $fx/${f}_dis.y4m "$@" --parity $be -q --threads 2 2>&1 | tail -1)"
-}
-export -f par
-{
-for f in $(ls $fx/*_ref.y4m | sort); do f=$(basename $f _ref.y4m)
-  for be in ${BACKENDS:-cuda opencl}; do
-    echo "$f $be v061 --feature psnr_hvs --feature float_ssim --feature ssim --feature float_motion"
-    echo "$f $be float -m version=vmaf_float_v0.6.1 --feature float_adm=adm_enhn_gain_limit=1 --feature float_vif=vif_kernelscale=0.5"
-    [ $be = cuda ] && echo "$f cuda v1 -m version=vmaf_v1.0.16_3d0h" && echo "$f cuda v1_2160 -m version=vmaf_v1.0.16_1d5h_2160"
-  done
-done
-} | xargs -P 8 -L 1 bash -c 'par "$@"' _ | sort > $out/parity.log
-echo "parity: $(grep -c 'parity bit-identical' $out/parity.log) of $(wc -l < $out/parity.log) bit-identical ($((SECONDS-T0)) s)"
-grep -v 'parity bit-identical' $out/parity.log | cut -c1-160 | sort | uniq | head -12
-[ -n "${faults_pid:-}" ] && { wait $faults_pid; echo "faults ($((SECONDS-T0)) s):"; grep -E "exit|injected|passed" $out/faults.txt | head -12; }
 # bench: 4K 8-bit VMAF v0.6.1 and psnr_hvs, 4K 10-bit VMAF v1; best of 3 after an untimed run
 gen=$b/gen; mkdir -p $gen
 repeat() { # in out copies: the frames of a Y4M file, `copies` times over
@@ -46,7 +25,7 @@ repeat() { # in out copies: the frames of a Y4M file, `copies` times over
 }
 $b/tools/lockstep-gen -w 3840 -h 2160 -p 420 -b 8 -n 20 $gen/g_ref.y4m $gen/g_dis.y4m
 $b/tools/lockstep-gen -w 3840 -h 2160 -p 420 -b 10 -n 20 $gen/t_ref.y4m $gen/t_dis.y4m
-for p in ref dis; do repeat $gen/g_$p.y4m $gen/b_$p.y4m 24; repeat $gen/t_$p.y4m $gen/v_$p.y4m 15; done
+for p in ref dis; do repeat $gen/g_$p.y4m $gen/b_$p.y4m 20; repeat $gen/t_$p.y4m $gen/v_$p.y4m 10; done
 rm -f $gen/g_*.y4m $gen/t_*.y4m
 python3 - $cli $gen "${BENCH_BACKENDS:-opencl cuda cpu}" $tmp <<'PY' | tee $out/bench.txt
 import json, os, subprocess, sys, time
@@ -63,9 +42,9 @@ def ms(be, pair, n, feats, env):
         best = f if best is None or f < best else best
         wall = w if wall is None or w < wall else wall
     return best, wall
-rows = [("3840x2160 8-bit", "vmaf_v0.6.1", "b", 480, []),
-        ("3840x2160 8-bit", "psnr_hvs", "b", 480, ["-n", "--feature", "psnr_hvs"]),
-        ("3840x2160 10-bit", "vmaf_v1.0.16_1d5h_2160", "v", 300, ["-m", "version=vmaf_v1.0.16_1d5h_2160"])]
+rows = [("3840x2160 8-bit", "vmaf_v0.6.1", "b", 400, []),
+        ("3840x2160 8-bit", "psnr_hvs", "b", 400, ["-n", "--feature", "psnr_hvs"]),
+        ("3840x2160 10-bit", "vmaf_v1.0.16_1d5h_2160", "v", 200, ["-m", "version=vmaf_v1.0.16_1d5h_2160"])]
 for size, name, pair, n, feats in rows:
     for be in backends:
         if be == "opencl" and name.startswith("vmaf_v1"):
@@ -82,6 +61,27 @@ LOCKSTEP_CUDA_TIMING=1 LOCKSTEP_CUDA_REPLAY=100 $cli -r $gen/v_ref.y4m -d $gen/v
 grep -E "timing|replay" $out/bench.txt | cut -c1-260
 rm -f $gen/*.y4m
 echo "bench done ($((SECONDS-T0)) s)"
+if [ "${FAULTS:-0}" = 1 ]; then # beside the parity runs: both only check, neither is timed
+  BUILD=$b FAULT_JOBS=${FAULT_JOBS:-4} timeout ${FAULT_LIMIT:-200} bash bench/device_vmaf.sh faults $tmp/faults > $out/faults.txt 2>&1 &
+  faults_pid=$!
+fi
+par() { # fixture backend label args...
+  local f=$1 be=$2 lab=$3; shift 3
+  echo "$f $be [$lab]: $($cli -r $fx/${f}_ref.y4m -d $fx/${f}_dis.y4m "$@" --parity $be -q --threads 2 2>&1 | tail -1)"
+}
+export -f par
+{
+for f in $(ls $fx/*_ref.y4m | sort); do f=$(basename $f _ref.y4m)
+  for be in ${BACKENDS:-cuda opencl}; do
+    echo "$f $be v061 --feature psnr_hvs --feature float_ssim --feature ssim --feature float_motion"
+    echo "$f $be float -m version=vmaf_float_v0.6.1 --feature float_adm=adm_enhn_gain_limit=1 --feature float_vif=vif_kernelscale=0.5"
+    [ $be = cuda ] && echo "$f cuda v1 -m version=vmaf_v1.0.16_3d0h" && echo "$f cuda v1_2160 -m version=vmaf_v1.0.16_1d5h_2160"
+  done
+done
+} | xargs -P 8 -L 1 bash -c 'par "$@"' _ > $out/parity.log; sort -o $out/parity.log $out/parity.log
+echo "parity: $(grep -c 'parity bit-identical' $out/parity.log) of $(wc -l < $out/parity.log) bit-identical ($((SECONDS-T0)) s)"
+grep -v 'parity bit-identical' $out/parity.log | cut -c1-160 | sort | uniq | head -12
+[ -n "${faults_pid:-}" ] && { wait $faults_pid; echo "faults ($((SECONDS-T0)) s):"; grep -E "exit|injected|passed" $out/faults.txt | head -12; }
 if [ -d .fuzz ]; then
   t1=$SECONDS; mkdir -p /tmp/fzb && tar xJf .fuzz/fz.tar.xz -C /tmp/fzb
   FUZZ_WORKERS=${FUZZ_WORKERS:-3} bash tests/libfuzzer/campaign.sh /tmp/fzb ${FUZZ_SECONDS:-100} 6 /tmp/fz >/dev/null 2>&1
