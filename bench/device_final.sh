@@ -49,8 +49,8 @@ for size, name, pair, n, feats in rows:
     for be in backends:
         if be == "opencl" and name.startswith("vmaf_v1"):
             continue  # v1's features have no OpenCL twins
-        for label, env in ((be, {}), ("cuda serial", {"LOCKSTEP_CUDA_SERIAL": "1"})):
-            if label == "cuda serial" and be != "cuda":
+        for label, env in ((be, {}), ("cuda own streams", {"LOCKSTEP_CUDA_SERIAL": "0"})):
+            if label == "cuda own streams" and be != "cuda":
                 continue
             frames = 120 if be == "cpu" else n
             t, w = ms(be, pair, frames, feats, env)

@@ -5,8 +5,8 @@
 # frames read and all three planes uploaded, next to no kernel time), the twins' stage times
 # (LOCKSTEP_CUDA_TIMING=1), the device time per frame of the twins on resident frames, of the
 # uploads alone and of both (LOCKSTEP_CUDA_REPLAY) and, where ncu works, every kernel's own
-# duration. S_SERIAL=1 adds the same rows with LOCKSTEP_CUDA_SERIAL=1 (every twin on the upload
-# stream, one after another: the schedule before the twins had streams of their own), timed
+# duration. S_SERIAL=1 adds the same rows with LOCKSTEP_CUDA_SERIAL=0 (each twin on a stream of
+# its own; the default is every twin on the upload stream, one after another), timed
 # alternately with the default ones in the same call.
 # usage: bench/device_v1speed.sh OUTDIR   (BUILD=bd; S_FRAMES=200 (4K; 1080p twice), S_REPS=2, S_NCU=1,
 #   S_PARITY=1, S_PARITY_FRAMES=4 (generated pairs), S_FLOOR=1, S_CPU=1, S_SERIAL=0, S_REPLAY=100, S_BENCH=1,
@@ -94,7 +94,7 @@ common=(-r $r -d $d --threads $jobs -q -o /dev/null)
 for spec in 3840x2160:vmaf_v1.0.16_1d5h_2160:$n 1920x1080:vmaf_v1.0.16_3d0h:$((2 * n)); do
   IFS=: read -r size model m <<< "$spec"
   make_pair ${size%x*} ${size#*x} $m
-  schedules=default; [ "${S_SERIAL:-0}" = 1 ] && schedules="serial default"
+  schedules=serial; [ "${S_SERIAL:-0}" = 1 ] && schedules="serial own-streams"
   [ "${S_WHOLE:-1}" = 1 ] && {
     for rep in 1 2; do
       for sch in $schedules; do

@@ -134,7 +134,7 @@ struct LsCudaFrames {
     unsigned frames, direct_frames;
     double pack_ms, upload_ms, idle_ms;
     double steady_t0, steady_t1; /* timing: frame STEADY_FROM's upload, every score written */
-    int serial;                /* LOCKSTEP_CUDA_SERIAL: every twin on the upload streams */
+    int serial;                /* every twin on the upload streams (LOCKSTEP_CUDA_SERIAL=0: not) */
     unsigned replay;           /* LOCKSTEP_CUDA_REPLAY */
     unsigned last_index;       /* of the frames uploaded: the replays' indices follow it */
     LsCudaTwin *twin[MAX_TWINS]; /* the open twins, for the replays */
@@ -240,7 +240,12 @@ static void *frames_create(void *arg, int *err)
     F->fmt = a->fmt;
     F->bpc = a->bpc;
     F->timing = timing_enabled();
-    F->serial = env_flag("LOCKSTEP_CUDA_SERIAL");
+    /* serial unless LOCKSTEP_CUDA_SERIAL=0: on the H200 the twins on streams of their own take
+     * less device time (4K v1: 0.76 against 0.89 ms) but the run's end to end is the host's
+     * reading either way, and their enqueue costs the host 0.38 ms a frame against 0.12: end to
+     * end they were 1.5-3 % slower (bench/README.md, 2026-12-02 third session) */
+    const char *serial = getenv("LOCKSTEP_CUDA_SERIAL");
+    F->serial = !(serial && !strcmp(serial, "0"));
     F->replay = replay_count();
     F->n_planes_input = ls_plane_sizes(a->fmt, a->w, a->h, F->w, F->h);
     const LsCudaApi *cu = F->dev.cu;

@@ -17,9 +17,11 @@
  * blurred frame) gets every frame in order (the skeleton refuses a gap, as the CPU does) and
  * orders its device work with ls_cuda_twin_after_previous().
  *
- * LOCKSTEP_CUDA_SERIAL=1 puts every twin on the slot's upload stream, one twin after another
- * (the order before the twins had streams of their own: for telling a race between twins from a
- * twin's own bug, and as the baseline of bench/device_v1speed.sh). LOCKSTEP_CUDA_REPLAY=N, once
+ * By default every twin runs on the slot's upload stream, one twin after another;
+ * LOCKSTEP_CUDA_SERIAL=0 gives each twin a stream of its own per slot, waiting on the device for
+ * the slot's upload, the slot's next upload waiting for all of them: less device time, but more
+ * host enqueue, and end to end no faster where the host's reading is the floor (twin.c says the
+ * figures). Comparing the two tells a race between twins from a twin's own bug. LOCKSTEP_CUDA_REPLAY=N, once
  * every twin of the pipeline is flushed, runs the twins N more times on the frames still on the
  * device, then uploads N frames, then both, and prints the device time of each per frame (the
  * scores are already written: the replays' results are discarded). */
