@@ -19,14 +19,9 @@ $b/tests/test_cuda --quick > $out/test_cuda.log 2>&1; echo "test_cuda exit $?: $
 fx=$b/fixtures; export cli fx
 # bench: 4K 8-bit VMAF v0.6.1 and psnr_hvs, 4K 10-bit VMAF v1; best of 3 after an untimed run
 gen=$b/gen; mkdir -p $gen
-repeat() { # in out copies: the frames of a Y4M file, `copies` times over
-  local hdr; hdr=$(head -1 $1 | wc -c)
-  { cat $1; for i in $(seq 2 $3); do tail -c +$((hdr+1)) $1; done; } > $2
-}
-$b/tools/lockstep-gen -w 3840 -h 2160 -p 420 -b 8 -n 20 $gen/g_ref.y4m $gen/g_dis.y4m
-$b/tools/lockstep-gen -w 3840 -h 2160 -p 420 -b 10 -n 20 $gen/t_ref.y4m $gen/t_dis.y4m
-for p in ref dis; do repeat $gen/g_$p.y4m $gen/b_$p.y4m 20; repeat $gen/t_$p.y4m $gen/v_$p.y4m 10; done
-rm -f $gen/g_*.y4m $gen/t_*.y4m
+. bench/device_common.sh # make_pair
+make_pair 3840 2160 8 400 $gen/b_ref.y4m $gen/b_dis.y4m
+make_pair 3840 2160 10 200 $gen/v_ref.y4m $gen/v_dis.y4m
 python3 - $cli $gen "${BENCH_BACKENDS:-opencl cuda cpu}" $tmp <<'PY' | tee $out/bench.txt
 import json, os, subprocess, sys, time
 cli, gen, backends, tmp = sys.argv[1], sys.argv[2], sys.argv[3].split(), sys.argv[4]

@@ -58,17 +58,7 @@ if [ "${S_PARITY:-1}" = 1 ]; then
 fi
 [ "${S_BENCH:-1}" = 1 ] || exit 0
 
-# n frames made of 20 generated ones repeated (as bench/device_vmaf.sh)
-make_pair() {
-  local w=$1 h=$2 n=$3
-  $b/tools/lockstep-gen -w $w -h $h -p 420 -b 10 -n 20 $gen/g_ref.y4m $gen/g_dis.y4m
-  for pair in "g_ref.y4m b_ref.y4m" "g_dis.y4m b_dis.y4m"; do
-    set -- $pair
-    local hdr=$(head -1 $gen/$1 | wc -c)
-    { cat $gen/$1; for i in $(seq 2 $((n / 20))); do tail -c +$((hdr + 1)) $gen/$1; done; } > $gen/$2
-  done
-  rm -f $gen/g_ref.y4m $gen/g_dis.y4m
-}
+. bench/device_common.sh # make_pair
 r=$gen/b_ref.y4m; d=$gen/b_dis.y4m
 
 # best whole-process time of S_REPS runs, for 2 and n frames: ms/frame = (t(n) - t(2)) / (n - 2)
@@ -93,7 +83,7 @@ PY
 common=(-r $r -d $d --threads $jobs -q -o /dev/null)
 for spec in 3840x2160:vmaf_v1.0.16_1d5h_2160:$n 1920x1080:vmaf_v1.0.16_3d0h:$((2 * n)); do
   IFS=: read -r size model m <<< "$spec"
-  make_pair ${size%x*} ${size#*x} $m
+  make_pair ${size%x*} ${size#*x} 10 $m $r $d
   schedules=serial; [ "${S_SERIAL:-0}" = 1 ] && schedules="serial own-streams"
   [ "${S_WHOLE:-1}" = 1 ] && {
     for rep in 1 2; do
