@@ -1300,6 +1300,41 @@ static void mutant_den_row(const float *const o[3], const float factor[3], unsig
             acc[b] = acc[b] + ls_float_adm_cube(fabsf(factor[b] * o[b][j]));
 }
 
+/* Frames of p01 and p12 (576x324 8-bit) whose scores under `mutant` differ from the library's,
+ * up to the first one that does; *scanned counts the frames read. */
+static unsigned scan_frames(const char *fixtures, LsFloatAdmState *s, const LsFloatAdmDsp *lib,
+                            const LsFloatAdmDsp *mutant, unsigned *scanned)
+{
+    enum { W = 576, H = 324 };
+    static const struct {
+        const char *fixture;
+        unsigned frames;
+    } clips[] = { { "p01", 48 }, { "p12", 120 } };
+    static uint8_t luma[2][W * H];
+    *scanned = 0;
+    for (unsigned k = 0; k < sizeof(clips) / sizeof(clips[0]); k++)
+        for (unsigned f = 0; f < clips[k].frames; f++) {
+            for (int p = 0; p < 2; p++) {
+                char path[1024];
+                snprintf(path, sizeof(path), "%s/%s_%s.y4m", fixtures, clips[k].fixture,
+                         p ? "dis" : "ref");
+                if (read_luma(path, W, H, f, luma[p]))
+                    return 0;
+            }
+            ++*scanned;
+            LsFloatAdmScores sc[2];
+            const LsFloatAdmDsp *const dsp[2] = { lib, mutant };
+            for (int d = 0; d < 2; d++) {
+                float acc[4][9];
+                ls_float_adm_frame_sums(s, dsp[d], luma[0], W, luma[1], W, acc);
+                ls_float_adm_finish(s, acc, &sc[d]);
+            }
+            if (memcmp(&sc[0], &sc[1], sizeof(sc[0])))
+                return 1;
+        }
+    return 0;
+}
+
 static void test_mutations(const char *fixtures, const LsFloatAdmDsp *c)
 {
     if (LS_RCP_MODE == LS_RCP_DIVIDE) {
@@ -1373,13 +1408,23 @@ static void test_mutations(const char *fixtures, const LsFloatAdmDsp *c)
             differ += d;
             frames_moved += d > 0;
         }
+        /* Which frames a mutation moves depends on the host's RCPSS: where it leaves the golden
+         * frames alone, the rest of p01 and p12 against the library, whose every frame the
+         * golden tests hold to the goldens. */
+        unsigned scanned = 0, scan_moved = 0;
+        if (i && !differ)
+            scan_moved = scan_frames(fixtures, &s, c, &dsp, &scanned);
         if (i == 0)
             CHECK(differ == 0, "the golden frames through the library: %u scores differ", differ);
         else
-            CHECK(differ > 0, "mutation \"%s\" leaves the golden frames at their scores",
-                  m[i].what);
-        printf("mutation %-37s: %2u of %u golden scores differ (%u of %u frames), largest %.3g\n",
+            CHECK(differ > 0 || scan_moved > 0,
+                  "mutation \"%s\" leaves the golden frames and %u more at their scores",
+                  m[i].what, scanned);
+        printf("mutation %-37s: %2u of %u golden scores differ (%u of %u frames), largest %.3g",
                m[i].what, differ, 7 * N_FRAMES, frames_moved, N_FRAMES, largest);
+        if (scanned)
+            printf("; moves %u of %u more frames of p01/p12", scan_moved, scanned);
+        printf("\n");
     }
 }
 

@@ -978,6 +978,9 @@ static void test_model(void)
 
 static void test_outputs(void)
 {
+    /* the clips below from a seed of their own: how many draws the SIMD units before took
+     * depends on the host (AVX-512 or not) */
+    rng_state = 0x6f7574707574730aull;
     /* one singular side (§7): U scores 0, uv is V's score */
     Clip c = make_clip(300, 176, 8, VMAF_PIX_FMT_YUV444P, 1, 1);
     const char *const names[] = { "Speed_chroma_feature_speed_chroma_u_score",
@@ -1000,11 +1003,11 @@ static void test_outputs(void)
                 0, 0, v1_names, v);
     CHECK(!err, "v1 name: %s", lockstep_last_error());
     /* the cap with speed_max_val, and not on speed_temporal */
-    const char *const capped[] = { "speed_chroma_u_mxv_1", NULL };
+    const char *const capped[] = { "speed_chroma_u_mxv_0.5", NULL };
     double raw[3];
     err = score(&c, "speed_chroma", NULL, 0, 0, names, raw) ||
-          score(&c, "speed_chroma", KV("speed_max_val", "1"), 0, 0, capped, v);
-    CHECK(!err && raw[0] > 1.0 && v[0] == 1.0, "speed_max_val=1: %.17g (uncapped %.17g)", v[0],
+          score(&c, "speed_chroma", KV("speed_max_val", "0.5"), 0, 0, capped, v);
+    CHECK(!err && raw[0] > 0.5 && v[0] == 0.5, "speed_max_val=0.5: %.17g (uncapped %.17g)", v[0],
           raw[0]);
     free_clip(&c);
     c = make_clip(352, 288, 8, VMAF_PIX_FMT_YUV420P, 2, 0);
