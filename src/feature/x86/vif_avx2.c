@@ -27,6 +27,19 @@
 #define VAND _mm256_and_si256
 #define VXOR _mm256_xor_si256
 #define VMADD _mm256_madd_epi16
+/* acc + madd(a, b) kept a chain: GCC's reassociation would otherwise turn each run of them into
+ * a tree whose products are all live at once, which spills on 16 registers (on AMD's Zen, with
+ * its 128-bit store path, the spills took most of the statistics' time) */
+static inline __m256i vdpadd_chain(__m256i acc, __m256i a, __m256i b)
+{
+    __m256i r = _mm256_add_epi32(acc, _mm256_madd_epi16(a, b));
+    __asm__("" : "+x"(r));
+    return r;
+}
+#define VDPADD vdpadd_chain
+/* the log2 table terms of a batch summed from scalar loads: AVX2 gathers are slow where
+ * AVX-512 is missing (microcoded on AMD's Zen; on Haswell too), and only the sums are needed */
+#define VIF_TABLE_SCALAR 1
 #define VUNPLO16 _mm256_unpacklo_epi16
 #define VUNPHI16 _mm256_unpackhi_epi16
 #define VMULLO16 _mm256_mullo_epi16

@@ -112,7 +112,9 @@ VIF_INLINE void log2_inputs(const int32_t *p1, const int32_t *p2, const int32_t 
  * the 20 fraction bits below the leading one, of which LOG2 reads 15) is
  * T[index] + 2048 (exponent - 1023 - 15). The table terms are summed per lane, and so are the
  * biased exponents, which batch_run scales once. */
-VIF_INLINE VI log2_table_term(VI hi) { return table_lookup(VAND(VSRLI32(hi, 5), VSET32(0x7fff))); }
+VIF_INLINE VI log2_table_index(VI hi) { return VAND(VSRLI32(hi, 5), VSET32(0x7fff)); }
+
+VIF_INLINE VI log2_table_term(VI hi) { return table_lookup(log2_table_index(hi)); }
 
 VIF_INLINE VI log2_exponent(VI hi) { return VSRLI32(hi, 20); }
 
@@ -121,6 +123,9 @@ static void batch_run(Batch *b, unsigned n)
 {
     const VD limit = VD_SET1(b->gain_limit);
     VI num_t = VZERO(), num_e = VZERO(), den_t = VZERO(), den_e = VZERO();
+#ifdef VIF_TABLE_SCALAR
+    int64_t num_ts = 0, den_ts = 0;
+#endif
     for (unsigned j = 0; j < n; j += N32) {
         VD nda, n1a, n2a, ndb, n1b, n2b;
         log2_inputs(b->s1 + j, b->s2 + j, b->s12 + j, limit, &nda, &n1a, &n2a);
@@ -129,11 +134,28 @@ static void batch_run(Batch *b, unsigned n)
         const VI hd = VSHUF_ODD32(VD_BITS(nda), VD_BITS(ndb));
         const VI h1 = VSHUF_ODD32(VD_BITS(n1a), VD_BITS(n1b));
         const VI h2 = VSHUF_ODD32(VD_BITS(n2a), VD_BITS(n2b));
+#ifdef VIF_TABLE_SCALAR
+        {
+            int32_t id[N32], i1[N32], i2[N32];
+            VSTORE(id, log2_table_index(hd));
+            VSTORE(i1, log2_table_index(h1));
+            VSTORE(i2, log2_table_index(h2));
+            for (unsigned k = 0; k < N32; k++) {
+                den_ts += ls_vif_log2_table[id[k]];
+                num_ts += (int32_t)ls_vif_log2_table[i2[k]] - (int32_t)ls_vif_log2_table[i1[k]];
+            }
+        }
+#else
         den_t = VADD32(den_t, log2_table_term(hd));
-        den_e = VADD32(den_e, log2_exponent(hd));
         num_t = VADD32(num_t, VSUB32(log2_table_term(h2), log2_table_term(h1)));
+#endif
+        den_e = VADD32(den_e, log2_exponent(hd));
         num_e = VADD32(num_e, VSUB32(log2_exponent(h2), log2_exponent(h1)));
     }
+#ifdef VIF_TABLE_SCALAR
+    b->num_log += num_ts;
+    b->den_log += den_ts;
+#endif
     /* per lane at most BATCH_CAP / 8 terms: table terms below 2^16, exponents below 2^11. The
      * denominator term is LOG2 - 2048*17, the exponent biases cancel in the numerator. */
     b->num_log += hsum32(num_t) + 2048 * hsum32(num_e);
@@ -479,6 +501,32 @@ VIF_INLINE void group_piece(const int16_t *const pr[], size_t off, unsigned p, c
                             const unsigned scale, VI out[GROUP][2])
 {
     const unsigned n_pairs = ls_vif_radius(scale) + 1, n_rows = n_pairs - 1 + GROUP;
+    if (N16 == 16) {
+        /* 16 registers: one unpack half at a time (the halves share no loads), so that the
+         * GROUP accumulators and the tap pairs stay in registers instead of spilling */
+        UNROLL
+        for (unsigned hf = 0; hf < 2; hf++) {
+            VI acc[GROUP];
+            UNROLL
+            for (unsigned g = 0; g < GROUP; g++)
+                acc[g] = VZERO();
+            UNROLL
+            for (unsigned j = 0; j < n_rows; j++) {
+                const VI v = VLOAD(pr[j] + off + (hf * np + p) * N16);
+                UNROLL
+                for (unsigned g = 0; g < GROUP; g++)
+                    if (j >= g && j - g < n_pairs) {
+                        const int t = (int)(j - g);
+                        acc[g] = VDPADD(acc[g], v,
+                                        tap_pair(madd_tap(scale, 2 * t), madd_tap(scale, 2 * t + 1)));
+                    }
+            }
+            UNROLL
+            for (unsigned g = 0; g < GROUP; g++)
+                out[g][hf] = VSLLI32(acc[g], scale == 3); /* halved taps */
+        }
+        return;
+    }
     VI acc[GROUP][2];
     UNROLL
     for (unsigned g = 0; g < GROUP; g++)
@@ -613,6 +661,39 @@ VIF_INLINE void horizontal_sums(const int16_t *at, const unsigned scale,
     }
 }
 
+/* horizontal_sums of one parity for the four pieces from `first`, for 16 registers: four
+ * accumulators and the tap pairs fit, where eight and the pairs spill */
+VIF_INLINE void horizontal_sums4(const int16_t *at, const unsigned scale, const bool odd,
+                                 const unsigned first, VI e[4])
+{
+    const unsigned n_loads = ls_vif_radius(scale) + 1;
+    const int16_t *b0 = at + first * LS_VIF_HBUF_LEN, *b1 = b0 + LS_VIF_HBUF_LEN;
+    const int16_t *b2 = b1 + LS_VIF_HBUF_LEN, *b3 = b2 + LS_VIF_HBUF_LEN;
+    VI e0 = VZERO(), e1 = VZERO(), e2 = VZERO(), e3 = VZERO();
+    UNROLL
+    for (unsigned m = 0; m < n_loads; m++) {
+        const VI t1 = odd ? tap_pair(madd_tap(scale, 2 * (int)m - 1), madd_tap(scale, 2 * (int)m))
+                          : tap_pair(madd_tap(scale, 2 * (int)m), madd_tap(scale, 2 * (int)m + 1));
+        e0 = VDPADD(e0, VLOAD(b0 + 2 * m), t1);
+        e1 = VDPADD(e1, VLOAD(b1 + 2 * m), t1);
+        e2 = VDPADD(e2, VLOAD(b2 + 2 * m), t1);
+        e3 = VDPADD(e3, VLOAD(b3 + 2 * m), t1);
+    }
+    const unsigned d = scale == 3; /* halved taps */
+    e[0] = VSLLI32(e0, d), e[1] = VSLLI32(e1, d), e[2] = VSLLI32(e2, d), e[3] = VSLLI32(e3, d);
+}
+
+/* one parity of all eight pieces, four at a time */
+VIF_INLINE void horizontal_sums_split(const int16_t *at, const unsigned scale, const bool odd,
+                                      VI e[PIECES_WORDS])
+{
+    horizontal_sums4(at, scale, odd, 0, e);
+    /* an opaque address: GCC would interleave the two halves and spill again */
+    const int16_t *at2 = at;
+    __asm__("" : "+r"(at2));
+    horizontal_sums4(at2, scale, odd, 4, e + 4);
+}
+
 /* The horizontal pass of one strip row and the per-pixel terms, per block of N16 output
  * columns. With 32 registers both parities share each load; with 16, one parity at a time. */
 VIF_INLINE void horizontal(Stats *st, const int16_t *hrow, const unsigned scale)
@@ -634,13 +715,13 @@ VIF_INLINE void horizontal(Stats *st, const int16_t *hrow, const unsigned scale)
         if (N16 == 32) {
             horizontal_sums(at, scale, false, e, o);
         } else {
-            horizontal_sums(at, scale, false, e, NULL);
+            horizontal_sums_split(at, scale, false, e);
             sigmas_from_pieces(e, &s1, &s2, &s12);
             pixel_terms(s1, s2, s12, valid_even, &pix, &batch);
             /* an opaque address: GCC would keep the first pass's loads for this one */
             const int16_t *at_odd = at;
             __asm__("" : "+r"(at_odd));
-            horizontal_sums(at_odd, scale, true, o, NULL);
+            horizontal_sums_split(at_odd, scale, true, o);
         }
         if (N16 == 32) {
             sigmas_from_pieces(e, &s1, &s2, &s12);
