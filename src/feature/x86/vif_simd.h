@@ -501,52 +501,36 @@ VIF_INLINE void group_piece(const int16_t *const pr[], size_t off, unsigned p, c
                             const unsigned scale, VI out[GROUP][2])
 {
     const unsigned n_pairs = ls_vif_radius(scale) + 1, n_rows = n_pairs - 1 + GROUP;
-    if (N16 == 16) {
-        /* 16 registers: one unpack half at a time (the halves share no loads), so that the
-         * GROUP accumulators and the tap pairs stay in registers instead of spilling */
-        UNROLL
-        for (unsigned hf = 0; hf < 2; hf++) {
-            VI acc[GROUP];
-            UNROLL
-            for (unsigned g = 0; g < GROUP; g++)
-                acc[g] = VZERO();
-            UNROLL
-            for (unsigned j = 0; j < n_rows; j++) {
-                const VI v = VLOAD(pr[j] + off + (hf * np + p) * N16);
-                UNROLL
-                for (unsigned g = 0; g < GROUP; g++)
-                    if (j >= g && j - g < n_pairs) {
-                        const int t = (int)(j - g);
-                        acc[g] = VDPADD(acc[g], v,
-                                        tap_pair(madd_tap(scale, 2 * t), madd_tap(scale, 2 * t + 1)));
-                    }
-            }
-            UNROLL
-            for (unsigned g = 0; g < GROUP; g++)
-                out[g][hf] = VSLLI32(acc[g], scale == 3); /* halved taps */
-        }
-        return;
-    }
-    VI acc[GROUP][2];
+    /* the unpack halves share no loads: with 16 registers one half at a time, so that the GROUP
+     * accumulators and the tap pairs stay in registers instead of spilling */
+    const unsigned together = N16 == 32 ? 2 : 1;
     UNROLL
-    for (unsigned g = 0; g < GROUP; g++)
-        acc[g][0] = acc[g][1] = VZERO();
-    UNROLL
-    for (unsigned j = 0; j < n_rows; j++) {
-        const VI v0 = VLOAD(pr[j] + off + p * N16), v1 = VLOAD(pr[j] + off + (np + p) * N16);
+    for (unsigned hf0 = 0; hf0 < 2; hf0 += together) {
+        VI acc[GROUP][2];
         UNROLL
         for (unsigned g = 0; g < GROUP; g++)
-            if (j >= g && j - g < n_pairs) {
-                const int t = (int)(j - g);
-                const VI tp = tap_pair(madd_tap(scale, 2 * t), madd_tap(scale, 2 * t + 1));
-                acc[g][0] = VDPADD(acc[g][0], v0, tp);
-                acc[g][1] = VDPADD(acc[g][1], v1, tp);
-            }
-    }
-    UNROLL
-    for (unsigned g = 0; g < GROUP; g++) {
-        out[g][0] = VSLLI32(acc[g][0], scale == 3); /* halved taps */
-        out[g][1] = VSLLI32(acc[g][1], scale == 3);
+            acc[g][0] = acc[g][1] = VZERO();
+        UNROLL
+        for (unsigned j = 0; j < n_rows; j++) {
+            VI v[2];
+            UNROLL
+            for (unsigned h = 0; h < together; h++)
+                v[h] = VLOAD(pr[j] + off + ((hf0 + h) * np + p) * N16);
+            UNROLL
+            for (unsigned g = 0; g < GROUP; g++)
+                if (j >= g && j - g < n_pairs) {
+                    const int t = (int)(j - g);
+                    const VI tp = tap_pair(madd_tap(scale, 2 * t), madd_tap(scale, 2 * t + 1));
+                    UNROLL
+                    for (unsigned h = 0; h < together; h++)
+                        acc[g][h] = VDPADD(acc[g][h], v[h], tp);
+                }
+        }
+        UNROLL
+        for (unsigned g = 0; g < GROUP; g++)
+            UNROLL
+            for (unsigned h = 0; h < together; h++)
+                out[g][hf0 + h] = VSLLI32(acc[g][h], scale == 3); /* halved taps */
     }
 }
 
@@ -620,22 +604,20 @@ VIF_INLINE void sigmas_from_pieces(const VI s[PIECES_WORDS], VI *s1, VI *s2, VI 
     *s12 = VSUB32(v[2], mul_round_hi_biased(mx, my));
 }
 
-/* The horizontal sums of the eight pieces at hbuf offset `at`, even output columns in e and odd
- * ones in o (when o is not NULL; else the parity `odd` in e): the load at column c - R + 2m
- * feeds even outputs with taps (2m, 2m+1) and odd outputs with taps (2m-1, 2m). Loads outer,
- * pieces inner, so that the accumulation chains advance together (named variables: GCC keeps
- * arrays of vectors in memory). */
-VIF_INLINE void horizontal_sums(const int16_t *at, const unsigned scale,
-                                const bool odd, VI e[PIECES_WORDS], VI o[PIECES_WORDS])
+/* The horizontal sums of the four pieces from `first` at hbuf offset `at`, even output columns
+ * in e and odd ones in o (when o is not NULL; else the parity `odd` in e): the load at column
+ * c - R + 2m feeds even outputs with taps (2m, 2m+1) and odd outputs with taps (2m-1, 2m). Loads
+ * outer, pieces inner, so that the accumulation chains advance together (named variables: GCC
+ * keeps arrays of vectors in memory). Four pieces: with both parities eight accumulators and the
+ * tap pairs fit 32 registers, with one parity 16. */
+VIF_INLINE void horizontal_sums4(const int16_t *at, const unsigned scale, const unsigned first,
+                                 const bool odd, VI e[4], VI o[4])
 {
     const unsigned n_loads = ls_vif_radius(scale) + 1;
-    const int16_t *b0 = at, *b1 = at + LS_VIF_HBUF_LEN, *b2 = at + 2 * LS_VIF_HBUF_LEN;
-    const int16_t *b3 = at + 3 * LS_VIF_HBUF_LEN, *b4 = at + 4 * LS_VIF_HBUF_LEN;
-    const int16_t *b5 = at + 5 * LS_VIF_HBUF_LEN, *b6 = at + 6 * LS_VIF_HBUF_LEN;
-    const int16_t *b7 = at + 7 * LS_VIF_HBUF_LEN;
-    VI e0 = VZERO(), e1 = VZERO(), e2 = VZERO(), e3 = VZERO(), e4 = VZERO(), e5 = VZERO();
-    VI e6 = VZERO(), e7 = VZERO(), o0 = VZERO(), o1 = VZERO(), o2 = VZERO(), o3 = VZERO();
-    VI o4 = VZERO(), o5 = VZERO(), o6 = VZERO(), o7 = VZERO();
+    const int16_t *b0 = at + first * LS_VIF_HBUF_LEN, *b1 = b0 + LS_VIF_HBUF_LEN;
+    const int16_t *b2 = b1 + LS_VIF_HBUF_LEN, *b3 = b2 + LS_VIF_HBUF_LEN;
+    VI e0 = VZERO(), e1 = VZERO(), e2 = VZERO(), e3 = VZERO();
+    VI o0 = VZERO(), o1 = VZERO(), o2 = VZERO(), o3 = VZERO();
     UNROLL
     for (unsigned m = 0; m < n_loads; m++) {
         const VI te = tap_pair(madd_tap(scale, 2 * (int)m), madd_tap(scale, 2 * (int)m + 1));
@@ -648,50 +630,24 @@ VIF_INLINE void horizontal_sums(const int16_t *at, const unsigned scale,
         if (o)                                                                                   \
             o##p = VDPADD(o##p, v, to);                                                          \
     }
-        HSTEP(0) HSTEP(1) HSTEP(2) HSTEP(3) HSTEP(4) HSTEP(5) HSTEP(6) HSTEP(7)
+        HSTEP(0) HSTEP(1) HSTEP(2) HSTEP(3)
 #undef HSTEP
     }
     const unsigned d = scale == 3; /* halved taps */
     e[0] = VSLLI32(e0, d), e[1] = VSLLI32(e1, d), e[2] = VSLLI32(e2, d), e[3] = VSLLI32(e3, d);
-    e[4] = VSLLI32(e4, d), e[5] = VSLLI32(e5, d), e[6] = VSLLI32(e6, d), e[7] = VSLLI32(e7, d);
-    if (o) {
-        o[0] = VSLLI32(o0, d), o[1] = VSLLI32(o1, d), o[2] = VSLLI32(o2, d);
-        o[3] = VSLLI32(o3, d), o[4] = VSLLI32(o4, d), o[5] = VSLLI32(o5, d);
-        o[6] = VSLLI32(o6, d), o[7] = VSLLI32(o7, d);
-    }
+    if (o)
+        o[0] = VSLLI32(o0, d), o[1] = VSLLI32(o1, d), o[2] = VSLLI32(o2, d), o[3] = VSLLI32(o3, d);
 }
 
-/* horizontal_sums of one parity for the four pieces from `first`, for 16 registers: four
- * accumulators and the tap pairs fit, where eight and the pairs spill */
-VIF_INLINE void horizontal_sums4(const int16_t *at, const unsigned scale, const bool odd,
-                                 const unsigned first, VI e[4])
+/* horizontal_sums4 of all eight pieces, four at a time */
+VIF_INLINE void horizontal_sums(const int16_t *at, const unsigned scale, const bool odd,
+                                VI e[PIECES_WORDS], VI o[PIECES_WORDS])
 {
-    const unsigned n_loads = ls_vif_radius(scale) + 1;
-    const int16_t *b0 = at + first * LS_VIF_HBUF_LEN, *b1 = b0 + LS_VIF_HBUF_LEN;
-    const int16_t *b2 = b1 + LS_VIF_HBUF_LEN, *b3 = b2 + LS_VIF_HBUF_LEN;
-    VI e0 = VZERO(), e1 = VZERO(), e2 = VZERO(), e3 = VZERO();
-    UNROLL
-    for (unsigned m = 0; m < n_loads; m++) {
-        const VI t1 = odd ? tap_pair(madd_tap(scale, 2 * (int)m - 1), madd_tap(scale, 2 * (int)m))
-                          : tap_pair(madd_tap(scale, 2 * (int)m), madd_tap(scale, 2 * (int)m + 1));
-        e0 = VDPADD(e0, VLOAD(b0 + 2 * m), t1);
-        e1 = VDPADD(e1, VLOAD(b1 + 2 * m), t1);
-        e2 = VDPADD(e2, VLOAD(b2 + 2 * m), t1);
-        e3 = VDPADD(e3, VLOAD(b3 + 2 * m), t1);
-    }
-    const unsigned d = scale == 3; /* halved taps */
-    e[0] = VSLLI32(e0, d), e[1] = VSLLI32(e1, d), e[2] = VSLLI32(e2, d), e[3] = VSLLI32(e3, d);
-}
-
-/* one parity of all eight pieces, four at a time */
-VIF_INLINE void horizontal_sums_split(const int16_t *at, const unsigned scale, const bool odd,
-                                      VI e[PIECES_WORDS])
-{
-    horizontal_sums4(at, scale, odd, 0, e);
+    horizontal_sums4(at, scale, 0, odd, e, o);
     /* an opaque address: GCC would interleave the two halves and spill again */
     const int16_t *at2 = at;
     __asm__("" : "+r"(at2));
-    horizontal_sums4(at2, scale, odd, 4, e + 4);
+    horizontal_sums4(at2, scale, 4, odd, e + 4, o ? o + 4 : NULL);
 }
 
 /* The horizontal pass of one strip row and the per-pixel terms, per block of N16 output
@@ -715,13 +671,13 @@ VIF_INLINE void horizontal(Stats *st, const int16_t *hrow, const unsigned scale)
         if (N16 == 32) {
             horizontal_sums(at, scale, false, e, o);
         } else {
-            horizontal_sums_split(at, scale, false, e);
+            horizontal_sums(at, scale, false, e, NULL);
             sigmas_from_pieces(e, &s1, &s2, &s12);
             pixel_terms(s1, s2, s12, valid_even, &pix, &batch);
             /* an opaque address: GCC would keep the first pass's loads for this one */
             const int16_t *at_odd = at;
             __asm__("" : "+r"(at_odd));
-            horizontal_sums_split(at_odd, scale, true, o);
+            horizontal_sums(at_odd, scale, true, o, NULL);
         }
         if (N16 == 32) {
             sigmas_from_pieces(e, &s1, &s2, &s12);
