@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "feature/x86/gather_avx2.h"
 #include "feature/adm.h"
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
@@ -149,7 +150,7 @@ ALWAYS_INLINE void decouple8(const __m256i o[3], const __m256i t[3], double egl,
                                       float_of_sum(_mm256_madd_epi16(pt, pt)));
     for (int b = 0; b < 3; b++) {
         const __m256i ob = o[b], tb = t[b];
-        const __m256i div = _mm256_i32gather_epi32(ls_adm_div_table, _mm256_abs_epi32(ob), 4);
+        const __m256i div = ls_gather32_avx2(ls_adm_div_table, _mm256_abs_epi32(ob));
         /* k = (div * sign(o) * t + 2^14) >> 15 in int32: div = dh * 2^15 + dl */
         const __m256i ts = _mm256_sign_epi32(tb, ob);
         __m256i k = _mm256_mullo_epi32(_mm256_srli_epi32(div, 15), ts);
@@ -326,7 +327,7 @@ static void decouple123_avx2(const int32_t *const o[3], const int32_t *const t[3
                 _mm256_max_epi32(_mm256_sub_epi32(expo, _mm256_set1_epi32(127 + 6)), zero);
             const __m256i half = _mm256_srli_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), e), 1);
             const __m256i mm = _mm256_srlv_epi32(_mm256_add_epi32(m, half), e);
-            const __m256i div = _mm256_i32gather_epi32(ls_adm_div_table, mm, 4);
+            const __m256i div = ls_gather32_avx2(ls_adm_div_table, mm);
             const __m256i oneg = _mm256_cmpgt_epi64(zero, _mm256_slli_epi64(ob, 32));
             const __m256i onego = _mm256_cmpgt_epi64(zero, ob);
             const __m256i ke = gain123_half(div, tb, oneg, _mm256_and_si256(e, low32));

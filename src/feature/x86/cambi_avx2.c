@@ -7,6 +7,7 @@
 #include <immintrin.h>
 #include <stdint.h>
 
+#include "feature/x86/gather_avx2.h"
 #include "feature/cambi.h"
 #include "feature/x86/cambi_runs.h"
 
@@ -257,9 +258,8 @@ static inline __m256 step_term(__m256 cv, __m256i on, __m256i weight, __m256i p0
     const __m256i live = _mm256_andnot_si256(_mm256_cmpeq_epi32(pm, _mm256_setzero_si256()), on);
     const __m256i prod = _mm256_mullo_epi32(_mm256_mullo_epi32(weight, p0), pm);
     /* masked: lanes off the run never touch the table */
-    const __m256 recip = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), ls_cambi_reciprocal,
-                                                  _mm256_add_epi32(pm, p0),
-                                                  _mm256_castsi256_ps(live), 4);
+    const __m256 recip =
+        ls_mask_gather_ps_avx2(ls_cambi_reciprocal, _mm256_add_epi32(pm, p0), live);
     const __m256 val = _mm256_mul_ps(_mm256_cvtepi32_ps(prod), recip);
     return _mm256_max_ps(cv, _mm256_and_ps(_mm256_castsi256_ps(live), val));
 }

@@ -2,13 +2,15 @@
  * -mavx2 and without -mfma: every product and sum rounds on its own, as in the C reference. */
 #include <immintrin.h>
 
+#include "feature/x86/gather_avx2.h"
+
 #define VLANES 8
 #define DLANES 4
 #define VEC __m256
 #define VECD __m256d
 #define VECI __m256i
 #define V_SUB(a, b) _mm256_sub_ps(a, b)
-#define V_GATHER(base, i) _mm256_i32gather_ps(base, i, 4)
+#define V_GATHER(base, i) ls_gather_ps_avx2(base, i)
 #define I_LOADU(p) _mm256_loadu_si256((const __m256i *)(p))
 #define H8_LOADU(p) _mm256_loadu_ps(p)
 #define H8_STOREU(p, v) _mm256_storeu_ps(p, v)

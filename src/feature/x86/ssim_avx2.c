@@ -6,6 +6,7 @@
 #include <immintrin.h>
 #include <stdint.h>
 
+#include "feature/x86/gather_avx2.h"
 #include "feature/ssim.h"
 
 static const float gaussian[LS_FLOAT_SSIM_TAPS] = LS_FLOAT_SSIM_GAUSSIAN_INIT;
@@ -29,7 +30,7 @@ void ls_float_ssim_decimate_avx2(const float *src, size_t stride, const int32_t 
             const float *row = src + v * stride;
             for (unsigned u = 0; u < f; u++) {
                 const __m256i idx = _mm256_loadu_si256((const __m256i *)(cols + u * n_out + x));
-                const __m256 p = _mm256_i32gather_ps(row, idx, 4);
+                const __m256 p = ls_gather_ps_avx2(row, idx);
                 lo = _mm256_add_pd(lo, widen_lo(p));
                 hi = _mm256_add_pd(hi, widen_hi(p));
             }
