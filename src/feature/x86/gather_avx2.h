@@ -1,10 +1,10 @@
-/* Table lookups of eight 32-bit lanes for the AVX2 units, in place of AVX2's gathers: the
- * lanes' indices move to general registers two at a time and each entry is loaded on its own.
- * AMD's Zen before Zen 4 microcodes vpgatherdd: on the project's Zen VMs eight lanes took
- * 12-13 ns that way against 4.8 ns here, and float_ssim's decimation (a gather per tap) ran 25 %
- * faster for it (bench/README.md). Intel's AVX2 gathers are no faster than this before Skylake;
- * AVX-512 machines run their own units. The values are those of
- * _mm256_i32gather_*(table, idx, 4): signed 32-bit indices, one entry each. */
+/* Table lookups of eight 32-bit lanes for the AVX2 units. Where AVX2's gathers are microcoded
+ * (ls_cpu_gathers_microcoded: AMD), the lanes' indices move to general registers two at a time
+ * and each entry is loaded on its own: on the project's Zen VMs 4.8 ns for eight lanes against
+ * 12-13 ns, and float_ssim's decimation (a gather per tap) ran 25 % faster for it
+ * (bench/README.md). Elsewhere the gather instruction. The branch is the same for the whole run
+ * (GCC takes it out of the loops). The values are those of _mm256_i32gather_*(table, idx, 4)
+ * either way: signed 32-bit indices, one entry each. */
 #ifndef LOCKSTEP_FEATURE_X86_GATHER_AVX2_H
 #define LOCKSTEP_FEATURE_X86_GATHER_AVX2_H
 
@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "core/cpu.h"
 
 /* entry i of a table of 32-bit entries of any type (memcpy: no aliasing of floats as int) */
 static inline __attribute__((always_inline)) int32_t ls_entry32_(const void *table, int32_t i)
@@ -25,6 +27,8 @@ static inline __attribute__((always_inline)) int32_t ls_entry32_(const void *tab
 static inline __attribute__((always_inline)) __m256i ls_gather32_avx2(const void *table,
                                                                       __m256i idx)
 {
+    if (!ls_cpu_gathers_microcoded())
+        return _mm256_i32gather_epi32((const int *)table, idx, 4);
     const __m128i a = _mm256_castsi256_si128(idx), b = _mm256_extracti128_si256(idx, 1);
     const uint64_t a01 = (uint64_t)_mm_cvtsi128_si64(a), a23 = (uint64_t)_mm_extract_epi64(a, 1);
     const uint64_t b01 = (uint64_t)_mm_cvtsi128_si64(b), b23 = (uint64_t)_mm_extract_epi64(b, 1);
@@ -47,6 +51,8 @@ static inline __attribute__((always_inline)) __m256i ls_gather32_avx2(const void
 static inline __attribute__((always_inline)) __m256 ls_gather_ps_avx2(const float *table,
                                                                      __m256i idx)
 {
+    if (!ls_cpu_gathers_microcoded())
+        return _mm256_i32gather_ps(table, idx, 4);
     return _mm256_castsi256_ps(ls_gather32_avx2(table, idx));
 }
 
@@ -56,6 +62,9 @@ static inline __attribute__((always_inline)) __m256 ls_mask_gather_ps_avx2(const
                                                                           __m256i idx,
                                                                           __m256i mask)
 {
+    if (!ls_cpu_gathers_microcoded())
+        return _mm256_mask_i32gather_ps(_mm256_setzero_ps(), table, idx, _mm256_castsi256_ps(mask),
+                                        4);
     const __m256i v = ls_gather32_avx2(table, _mm256_and_si256(idx, mask));
     return _mm256_castsi256_ps(_mm256_and_si256(v, mask));
 }
