@@ -4,6 +4,7 @@
  * for several outputs at once. The per-position chains stay sequential. Integer ssim moments are
  * exact integers in any form (int32, double). No FMA: this file is built with -mavx2 only. */
 #include <immintrin.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "feature/x86/gather_avx2.h"
@@ -19,20 +20,104 @@ static inline void store_narrowed(float *out, __m256d lo, __m256d hi)
     _mm256_storeu_ps(out, _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo)));
 }
 
-/* Eight outputs per step; their taps are gathered through the mirrored column table. */
+/* The lanes' order after taps_contiguous for factor f: the permutevar8x32 index that puts
+ * them back in output order. */
+static inline __m256i contiguous_lane_order(unsigned f)
+{
+    return f == 2   ? _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7)
+           : f == 4 ? _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)
+                    : _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+}
+
+/* The taps u = 0 .. f-1 (f = 2, 4 or 8) of eight outputs whose columns are contiguous (output k
+ * reads row[f k + u]) as f vectors p[u], from 8 f contiguous floats: a transpose, lanes in
+ * contiguous_lane_order. */
+static inline __attribute__((always_inline)) void taps_contiguous(const float *row, unsigned f,
+                                                                  __m256 p[8])
+{
+    if (f == 2) { /* lanes x0 x1 x4 x5 | x2 x3 x6 x7 */
+        const __m256 a0 = _mm256_loadu_ps(row), a1 = _mm256_loadu_ps(row + 8);
+        p[0] = _mm256_shuffle_ps(a0, a1, 0x88);
+        p[1] = _mm256_shuffle_ps(a0, a1, 0xDD);
+        return;
+    }
+    if (f == 4) { /* lanes x0 x2 x4 x6 | x1 x3 x5 x7 */
+        const __m256 a0 = _mm256_loadu_ps(row), a1 = _mm256_loadu_ps(row + 8);
+        const __m256 a2 = _mm256_loadu_ps(row + 16), a3 = _mm256_loadu_ps(row + 24);
+        const __m256 t0 = _mm256_unpacklo_ps(a0, a1), t1 = _mm256_unpackhi_ps(a0, a1);
+        const __m256 t2 = _mm256_unpacklo_ps(a2, a3), t3 = _mm256_unpackhi_ps(a2, a3);
+        p[0] = _mm256_shuffle_ps(t0, t2, 0x44);
+        p[1] = _mm256_shuffle_ps(t0, t2, 0xEE);
+        p[2] = _mm256_shuffle_ps(t1, t3, 0x44);
+        p[3] = _mm256_shuffle_ps(t1, t3, 0xEE);
+        return;
+    }
+    { /* f = 8: an 8 x 8 transpose, lanes in order */
+        __m256 a[8], t[8], q[8];
+        for (unsigned k = 0; k < 8; k++)
+            a[k] = _mm256_loadu_ps(row + 8 * k);
+        for (unsigned k = 0; k < 8; k += 2) {
+            t[k] = _mm256_unpacklo_ps(a[k], a[k + 1]);
+            t[k + 1] = _mm256_unpackhi_ps(a[k], a[k + 1]);
+        }
+        for (unsigned k = 0; k < 8; k += 4) {
+            q[k] = _mm256_shuffle_ps(t[k], t[k + 2], 0x44);
+            q[k + 1] = _mm256_shuffle_ps(t[k], t[k + 2], 0xEE);
+            q[k + 2] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0x44);
+            q[k + 3] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0xEE);
+        }
+        for (unsigned k = 0; k < 4; k++) {
+            p[k] = _mm256_permute2f128_ps(q[k], q[k + 4], 0x20);
+            p[k + 4] = _mm256_permute2f128_ps(q[k], q[k + 4], 0x31);
+        }
+    }
+}
+
+/* whether the columns of outputs x .. x+7 are cols[x] + f k + u for every tap u (no mirroring):
+ * then they are contiguous in the row, and loads replace the gathers */
+static inline bool columns_contiguous(const int32_t *cols, unsigned f, unsigned n_out, unsigned x)
+{
+    const __m256i base = _mm256_add_epi32(
+        _mm256_set1_epi32(cols[x]),
+        _mm256_mullo_epi32(_mm256_set1_epi32((int32_t)f), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+    __m256i diff = _mm256_setzero_si256();
+    for (unsigned u = 0; u < f; u++) {
+        const __m256i c = _mm256_loadu_si256((const __m256i *)(cols + u * n_out + x));
+        diff = _mm256_or_si256(
+            diff, _mm256_xor_si256(c, _mm256_add_epi32(base, _mm256_set1_epi32((int32_t)u))));
+    }
+    return _mm256_testz_si256(diff, diff);
+}
+
+/* Eight outputs per step, the taps of each row in the same order: loaded and transposed where
+ * the columns are contiguous (all but the mirrored edges, for f = 2, 4, 8), else gathered through
+ * the mirrored column table. */
 void ls_float_ssim_decimate_avx2(const float *src, size_t stride, const int32_t *cols,
                                  unsigned f, unsigned n_out, float *out)
 {
     unsigned x = 0;
     for (; x + 8 <= n_out; x += 8) {
         __m256d lo = _mm256_setzero_pd(), hi = lo;
+        if ((f == 2 || f == 4 || f == 8) && columns_contiguous(cols, f, n_out, x)) {
+            __m256 p[8];
+            for (unsigned v = 0; v < f; v++) {
+                taps_contiguous(src + v * stride + cols[x], f, p);
+                for (unsigned u = 0; u < f; u++) {
+                    lo = _mm256_add_pd(lo, widen_lo(p[u]));
+                    hi = _mm256_add_pd(hi, widen_hi(p[u]));
+                }
+            }
+            const __m256 sum = _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo));
+            _mm256_storeu_ps(out + x, _mm256_permutevar8x32_ps(sum, contiguous_lane_order(f)));
+            continue;
+        }
         for (unsigned v = 0; v < f; v++) {
             const float *row = src + v * stride;
             for (unsigned u = 0; u < f; u++) {
                 const __m256i idx = _mm256_loadu_si256((const __m256i *)(cols + u * n_out + x));
-                const __m256 p = ls_gather_ps_avx2(row, idx);
-                lo = _mm256_add_pd(lo, widen_lo(p));
-                hi = _mm256_add_pd(hi, widen_hi(p));
+                const __m256 g = ls_gather_ps_avx2(row, idx);
+                lo = _mm256_add_pd(lo, widen_lo(g));
+                hi = _mm256_add_pd(hi, widen_hi(g));
             }
         }
         store_narrowed(out + x, lo, hi);
