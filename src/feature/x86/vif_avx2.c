@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "feature/vif.h"
+#include "feature/x86/gather_avx2.h"
 
 #define VI __m256i
 #define VD __m256d
@@ -37,9 +38,11 @@ static inline __m256i vdpadd_chain(__m256i acc, __m256i a, __m256i b)
     return r;
 }
 #define VDPADD vdpadd_chain
-/* the log2 table terms of a batch summed from scalar loads: AVX2 gathers are slow where
- * AVX-512 is missing (microcoded on AMD's Zen; on Haswell too), and only the sums are needed */
+/* the log2 table terms of a batch summed from scalar loads (VTABLE_SUM: the sum of the entries
+ * at eight lanes' indices): AVX2 gathers are slow where AVX-512 is missing (microcoded on AMD's
+ * Zen; on Haswell too), and only the sums are needed */
 #define VIF_TABLE_SCALAR 1
+#define VTABLE_SUM ls_table_sum_u16_avx2
 #define VUNPLO16 _mm256_unpacklo_epi16
 #define VUNPHI16 _mm256_unpackhi_epi16
 #define VMULLO16 _mm256_mullo_epi16

@@ -135,16 +135,9 @@ static void batch_run(Batch *b, unsigned n)
         const VI h1 = VSHUF_ODD32(VD_BITS(n1a), VD_BITS(n1b));
         const VI h2 = VSHUF_ODD32(VD_BITS(n2a), VD_BITS(n2b));
 #ifdef VIF_TABLE_SCALAR
-        {
-            int32_t id[N32], i1[N32], i2[N32];
-            VSTORE(id, log2_table_index(hd));
-            VSTORE(i1, log2_table_index(h1));
-            VSTORE(i2, log2_table_index(h2));
-            for (unsigned k = 0; k < N32; k++) {
-                den_ts += ls_vif_log2_table[id[k]];
-                num_ts += (int32_t)ls_vif_log2_table[i2[k]] - (int32_t)ls_vif_log2_table[i1[k]];
-            }
-        }
+        den_ts += VTABLE_SUM(ls_vif_log2_table, log2_table_index(hd));
+        num_ts += VTABLE_SUM(ls_vif_log2_table, log2_table_index(h2)) -
+                  VTABLE_SUM(ls_vif_log2_table, log2_table_index(h1));
 #else
         den_t = VADD32(den_t, log2_table_term(hd));
         num_t = VADD32(num_t, VSUB32(log2_table_term(h2), log2_table_term(h1)));
