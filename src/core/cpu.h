@@ -31,6 +31,7 @@ static inline int ls_cpu_gathers_microcoded(void)
     return 0;
 #endif
 }
+
 /* Levels are cumulative, as in dav1d: masking AVX2 also turns the AVX-512 variants off. */
 static inline uint64_t ls_cpu_usable(uint64_t cpumask)
 {

@@ -51,10 +51,10 @@ static int layout(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bpc, unsi
     return 0;
 }
 
-/* bytes of zeroed memory aligned to `align` (a power of two, a multiple of the page size), in
- * huge pages where the kernel has them; NULL when out of memory */
-/* bytes (a multiple of align) aligned to align, in huge pages as far as `used` fills them and in
- * small pages after: the kernel zeroes a whole huge page on first touch, and the tail of a
+/* bytes (a multiple of align) of zeroed memory aligned to `align` (a power of two, a multiple of
+ * the page size), NULL when out of memory; in huge pages, where the kernel has them, as far as
+ * `used` fills them and in small pages after: the kernel zeroes a whole huge page on first
+ * touch, and the tail of a
  * picture (a 1080p 8-bit 4:2:0 one fills 1.48 huge pages) would cost a huge page of zeroing for a
  * fraction of one. A tail of more than half a huge page stays huge: its small pages' faults would
  * cost about what the zeroing saves (1080p 10-bit 4:2:0 fills 2.97, 4K 8-bit luma 3.96). */

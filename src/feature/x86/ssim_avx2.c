@@ -74,12 +74,11 @@ static inline __attribute__((always_inline)) void taps_contiguous(const float *r
 }
 
 /* whether the columns of outputs x .. x+7 are cols[x] + f k + u for every tap u (no mirroring):
- * then they are contiguous in the row, and loads replace the gathers */
-static inline bool columns_contiguous(const int32_t *cols, unsigned f, unsigned n_out, unsigned x)
+ * then they are contiguous in the row, and loads replace the gathers. f_lanes: f k in lane k. */
+static inline bool columns_contiguous(const int32_t *cols, unsigned f, __m256i f_lanes,
+                                      unsigned n_out, unsigned x)
 {
-    const __m256i base = _mm256_add_epi32(
-        _mm256_set1_epi32(cols[x]),
-        _mm256_mullo_epi32(_mm256_set1_epi32((int32_t)f), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+    const __m256i base = _mm256_add_epi32(_mm256_set1_epi32(cols[x]), f_lanes);
     __m256i diff = _mm256_setzero_si256();
     for (unsigned u = 0; u < f; u++) {
         const __m256i c = _mm256_loadu_si256((const __m256i *)(cols + u * n_out + x));
@@ -95,10 +94,13 @@ static inline bool columns_contiguous(const int32_t *cols, unsigned f, unsigned 
 void ls_float_ssim_decimate_avx2(const float *src, size_t stride, const int32_t *cols,
                                  unsigned f, unsigned n_out, float *out)
 {
+    const bool transposable = f == 2 || f == 4 || f == 8;
+    const __m256i f_lanes = _mm256_setr_epi32(0, (int)f, 2 * (int)f, 3 * (int)f, 4 * (int)f,
+                                              5 * (int)f, 6 * (int)f, 7 * (int)f);
     unsigned x = 0;
     for (; x + 8 <= n_out; x += 8) {
         __m256d lo = _mm256_setzero_pd(), hi = lo;
-        if ((f == 2 || f == 4 || f == 8) && columns_contiguous(cols, f, n_out, x)) {
+        if (transposable && columns_contiguous(cols, f, f_lanes, n_out, x)) {
             __m256 p[8];
             for (unsigned v = 0; v < f; v++) {
                 taps_contiguous(src + v * stride + cols[x], f, p);

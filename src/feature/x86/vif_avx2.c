@@ -68,8 +68,6 @@ static inline __m256i vdpadd_chain(__m256i acc, __m256i a, __m256i b)
 #define VSHUF_ODD32(a, b)                                                                        \
     _mm256_castps_si256(                                                                         \
         _mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), 0xDD))
-#define VGATHER32_SCALE2(table, idx)                                                             \
-    _mm256_i32gather_epi32((const int *)(const void *)(table), idx, 2)
 
 #define VH_LOAD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
 #define VH_ZERO _mm_setzero_si128

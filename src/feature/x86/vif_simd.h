@@ -39,10 +39,12 @@ static inline unsigned hbuf_margin(unsigned r) { return 32 + r; }
 
 /* T[32768 + idx] for idx < 32768: a 32-bit gather at scale 2 from the uint16 table, the
  * neighbouring entry masked off */
+#ifndef VIF_TABLE_SCALAR
 VIF_INLINE VI table_lookup(VI idx)
 {
     return VAND(VGATHER32_SCALE2(ls_vif_log2_table, idx), VSET32(0xffff));
 }
+#endif
 
 /* the tap pair (a, b) as a madd operand */
 VIF_INLINE VI tap_pair(unsigned a, unsigned b) { return VSET32((int32_t)(a | (b << 16))); }
@@ -114,7 +116,9 @@ VIF_INLINE void log2_inputs(const int32_t *p1, const int32_t *p2, const int32_t 
  * biased exponents, which batch_run scales once. */
 VIF_INLINE VI log2_table_index(VI hi) { return VAND(VSRLI32(hi, 5), VSET32(0x7fff)); }
 
+#ifndef VIF_TABLE_SCALAR
 VIF_INLINE VI log2_table_term(VI hi) { return table_lookup(log2_table_index(hi)); }
+#endif
 
 VIF_INLINE VI log2_exponent(VI hi) { return VSRLI32(hi, 20); }
 
