@@ -34,7 +34,7 @@ ENCODERS = {
 
 
 def timed(cmd):
-    """(wall seconds, user CPU seconds) of one run of cmd."""
+    """(wall seconds, user CPU seconds, system CPU seconds) of one run of cmd."""
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     err = p.stderr.read()
@@ -43,14 +43,26 @@ def timed(cmd):
     p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode:
         raise SystemExit(f"failed: {' '.join(cmd)}\n{err}")
-    return dt, usage.ru_utime
+    return dt, usage.ru_utime, usage.ru_stime
 
 
 def median_time(cmd, runs):
     """Median wall and median user CPU time of `runs` runs (the machine may be shared: the user
     CPU time is what the process itself used)."""
     t = [timed(cmd) for _ in range(runs)]
-    return statistics.median(w for w, _ in t), statistics.median(u for _, u in t)
+    return statistics.median(w for w, _, _ in t), statistics.median(u for _, u, _ in t)
+
+
+def whole_rows(cmds, runs):
+    """--whole: per command, (best, median) of user+sys CPU seconds and the best wall seconds of
+    the whole process over `runs` runs, the commands interleaved run by run (on a shared or noisy
+    machine a slow spell then falls on every command alike)."""
+    t = [[] for _ in cmds]
+    for _ in range(runs):
+        for i, cmd in enumerate(cmds):
+            t[i].append(timed(cmd))
+    return [(min(u + s for _, u, s in r), statistics.median(u + s for _, u, s in r),
+             min(w for w, _, _ in r)) for r in t]
 
 
 def main():
@@ -68,6 +80,9 @@ def main():
     ap.add_argument("--backend", nargs="+", default=["cpu"])
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--cpumask", default=None, help="also time with this --cpumask (e.g. 255: plain C)")
+    ap.add_argument("--whole", action="store_true",
+                    help="instead of ms/frame: user+sys CPU time of the whole process on all the "
+                         "frames, best (median) of --runs, the --threads counts interleaved")
     ap.add_argument("--encode", nargs="+", default=[], choices=sorted(ENCODERS),
                     help="also time each generated reference against an encode of it (a container input)")
     a = ap.parse_args()
@@ -101,22 +116,34 @@ def main():
 
     print(f"# lockstep bench, {time.strftime('%Y-%m-%d %H:%M')}, {platform.node()}, "
           f"{os.cpu_count()} CPUs, {platform.processor() or platform.machine()}")
-    print("| input | feature | backend | threads | cpumask | ms/frame | user CPU ms/frame | "
-          "N frames, whole process (s) |")
-    print("|---|---|---|---|---|---|---|---|")
+    if a.whole:
+        print("| input | feature | backend | threads | cpumask | user+sys, whole process: best (median) "
+              "| wall, best |")
+        print("|---|---|---|---|---|---|---|")
+    else:
+        print("| input | feature | backend | threads | cpumask | ms/frame | user CPU ms/frame | "
+              "N frames, whole process (s) |")
+        print("|---|---|---|---|---|---|---|---|")
     masks = [None] + ([a.cpumask] if a.cpumask else [])
     what = [(f, ["--feature", f, "-n"]) for f in a.feature] + \
            [(m, ["--model", f"version={m}"]) for m in a.model]
     for name, ref, dis, n in inputs:
         for label, args in what:
             for backend in a.backend:
-                for threads in a.threads:
-                    for mask in masks:
+                for mask in masks:
+                    def command(threads):
                         cmd = [a.cli, "-r", ref, "-d", dis] + args + [
                             "-q", "--backend", backend, "--threads", threads, "--json", "-o",
                             os.path.join(a.work, "out.json")]
-                        if mask:
-                            cmd += ["--cpumask", mask]
+                        return cmd + ["--cpumask", mask] if mask else cmd
+                    if a.whole:
+                        rows = whole_rows([command(t) + ["--frame_cnt", str(n)] for t in a.threads], a.runs)
+                        for threads, (best, med, wall) in zip(a.threads, rows):
+                            print(f"| {name}, {n} frames | {label} | {backend} | {threads} | {mask or '-'} | "
+                                  f"{best:.3f} s ({med:.3f}) | {wall:.3f} s |", flush=True)
+                        continue
+                    for threads in a.threads:
+                        cmd = command(threads)
                         t2, u2 = median_time(cmd + ["--frame_cnt", "2"], a.runs)
                         tn, un = median_time(cmd + ["--frame_cnt", str(n)], a.runs)
                         ms = (tn - t2) / (n - 2) * 1e3
