@@ -53,6 +53,13 @@ def median_time(cmd, runs):
     return statistics.median(w for w, _, _ in t), statistics.median(u for _, u, _ in t)
 
 
+def cli_command(a, ref, dis, args, backend, threads, mask):
+    """The lockstep command line of one row (without --frame_cnt)."""
+    cmd = [a.cli, "-r", ref, "-d", dis] + args + [
+        "-q", "--backend", backend, "--threads", threads, "--json", "-o", os.path.join(a.work, "out.json")]
+    return cmd + ["--cpumask", mask] if mask else cmd
+
+
 def whole_rows(cmds, runs):
     """--whole: per command, (best, median) of user+sys CPU seconds and the best wall seconds of
     the whole process over `runs` runs, the commands interleaved run by run (on a shared or noisy
@@ -130,20 +137,17 @@ def main():
     for name, ref, dis, n in inputs:
         for label, args in what:
             for backend in a.backend:
-                for mask in masks:
-                    def command(threads):
-                        cmd = [a.cli, "-r", ref, "-d", dis] + args + [
-                            "-q", "--backend", backend, "--threads", threads, "--json", "-o",
-                            os.path.join(a.work, "out.json")]
-                        return cmd + ["--cpumask", mask] if mask else cmd
-                    if a.whole:
-                        rows = whole_rows([command(t) + ["--frame_cnt", str(n)] for t in a.threads], a.runs)
-                        for threads, (best, med, wall) in zip(a.threads, rows):
+                if a.whole:
+                    for mask in masks:
+                        cmds = [cli_command(a, ref, dis, args, backend, t, mask) + ["--frame_cnt", str(n)]
+                                for t in a.threads]
+                        for threads, (best, med, wall) in zip(a.threads, whole_rows(cmds, a.runs)):
                             print(f"| {name}, {n} frames | {label} | {backend} | {threads} | {mask or '-'} | "
                                   f"{best:.3f} s ({med:.3f}) | {wall:.3f} s |", flush=True)
-                        continue
-                    for threads in a.threads:
-                        cmd = command(threads)
+                    continue
+                for threads in a.threads:
+                    for mask in masks:
+                        cmd = cli_command(a, ref, dis, args, backend, threads, mask)
                         t2, u2 = median_time(cmd + ["--frame_cnt", "2"], a.runs)
                         tn, un = median_time(cmd + ["--frame_cnt", str(n)], a.runs)
                         ms = (tn - t2) / (n - 2) * 1e3
