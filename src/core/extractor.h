@@ -29,7 +29,10 @@ typedef struct LsExtractor {
     unsigned flags;
     enum LockstepBackend backend; /* LOCKSTEP_BACKEND_CPU for CPU extractors */
     const struct LsExtractor *cpu_twin; /* GPU twins: the CPU extractor they reproduce */
-    const char *const *provided_features; /* NULL-terminated, the names it writes by default */
+    /* CPU extractors: NULL-terminated, the names it writes by default, which a model's features
+     * are resolved against (ls_extractor_providing). GPU twins leave it NULL: they write their
+     * cpu_twin's names, and a model's features reach a backend through the CPU extractor. */
+    const char *const *provided_features;
 
     /* Geometry of the first picture is fixed for the run. Refuse input it cannot score
      * with ls_fex_error() and -EINVAL. */

@@ -184,19 +184,12 @@ static int adm_cuda_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, uns
     return ls_cuda_twin_open(&p->twin, fex, &adm_twin, fmt, bpc, w, h, 1);
 }
 
-static const char *const adm_provided[] = {
-    "VMAF_integer_feature_adm2_score", "VMAF_integer_feature_aim_score",
-    "VMAF_integer_feature_adm3_score", "integer_adm_scale0", "integer_adm_scale1",
-    "integer_adm_scale2", "integer_adm_scale3", NULL,
-};
-
 const LsExtractor ls_fex_adm_cuda = {
     .name = "adm_cuda",
     .options = ls_adm_options,
     .priv_size = sizeof(AdmCudaPriv),
     .flags = LS_FEX_SERIAL,
     .cpu_twin = &ls_fex_adm,
-    .provided_features = adm_provided,
     .init = adm_cuda_init,
     LS_CUDA_TWIN_EXTRACTOR(adm_twin),
 };

@@ -236,15 +236,12 @@ static int cambi_cuda_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, u
     return ls_cuda_twin_open(&p->twin, fex, &cambi_twin, fmt, bpc, w, h, 1);
 }
 
-static const char *const cambi_provided[] = { "Cambi_feature_cambi_score", NULL };
-
 const LsExtractor ls_fex_cambi_cuda = {
     .name = "cambi_cuda",
     .options = ls_cambi_options,
     .priv_size = sizeof(CambiCudaPriv),
     .flags = LS_FEX_SERIAL,
     .cpu_twin = &ls_fex_cambi,
-    .provided_features = cambi_provided,
     .init = cambi_cuda_init,
     LS_CUDA_TWIN_EXTRACTOR(cambi_twin),
 };

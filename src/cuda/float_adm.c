@@ -212,19 +212,12 @@ static int float_adm_cuda_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bp
     return ls_cuda_twin_open(&p->twin, fex, &float_adm_twin, fmt, bpc, w, h, 1);
 }
 
-static const char *const float_adm_provided[] = {
-    "VMAF_feature_adm2_score",       "VMAF_feature_aim_score",        "VMAF_feature_adm3_score",
-    "VMAF_feature_adm_scale0_score", "VMAF_feature_adm_scale1_score", "VMAF_feature_adm_scale2_score",
-    "VMAF_feature_adm_scale3_score", NULL,
-};
-
 const LsExtractor ls_fex_float_adm_cuda = {
     .name = "float_adm_cuda",
     .options = ls_float_adm_options,
     .priv_size = sizeof(FloatAdmCudaPriv),
     .flags = LS_FEX_SERIAL,
     .cpu_twin = &ls_fex_float_adm,
-    .provided_features = float_adm_provided,
     .init = float_adm_cuda_init,
     LS_CUDA_TWIN_EXTRACTOR(float_adm_twin),
 };

@@ -145,17 +145,12 @@ static int float_motion_cuda_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned
                              p->state.n_planes);
 }
 
-static const char *const float_motion_provided[] = { "VMAF_feature_motion_score",
-                                                     "VMAF_feature_motion2_score",
-                                                     "VMAF_feature_motion3_score", NULL };
-
 const LsExtractor ls_fex_float_motion_cuda = {
     .name = "float_motion_cuda",
     .options = ls_float_motion_options,
     .priv_size = sizeof(FloatMotionCudaPriv),
     .flags = LS_FEX_TEMPORAL | LS_FEX_SERIAL,
     .cpu_twin = &ls_fex_float_motion,
-    .provided_features = float_motion_provided,
     .init = float_motion_cuda_init,
     LS_CUDA_TWIN_EXTRACTOR(float_motion_twin),
 };

@@ -104,16 +104,12 @@ static int float_ssim_cuda_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned b
     return ls_cuda_twin_open(&p->twin, fex, &float_ssim_twin, fmt, bpc, w, h, 1);
 }
 
-static const char *const float_ssim_provided[] = { "float_ssim", "float_ssim_l", "float_ssim_c",
-                                                    "float_ssim_s", NULL };
-
 const LsExtractor ls_fex_float_ssim_cuda = {
     .name = "float_ssim_cuda",
     .options = ls_float_ssim_options,
     .priv_size = sizeof(FloatSsimCudaPriv),
     .flags = LS_FEX_SERIAL,
     .cpu_twin = &ls_fex_float_ssim,
-    .provided_features = float_ssim_provided,
     .init = float_ssim_cuda_init,
     LS_CUDA_TWIN_EXTRACTOR(float_ssim_twin),
 };

@@ -154,18 +154,12 @@ static int float_vif_cuda_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bp
     return ls_cuda_twin_open(&p->twin, fex, &float_vif_twin, fmt, bpc, w, h, 1);
 }
 
-static const char *const float_vif_provided[] = {
-    "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score",
-    "VMAF_feature_vif_scale2_score", "VMAF_feature_vif_scale3_score", NULL,
-};
-
 const LsExtractor ls_fex_float_vif_cuda = {
     .name = "float_vif_cuda",
     .options = ls_float_vif_options,
     .priv_size = sizeof(FloatVifCudaPriv),
     .flags = LS_FEX_SERIAL,
     .cpu_twin = &ls_fex_float_vif,
-    .provided_features = float_vif_provided,
     .init = float_vif_cuda_init,
     LS_CUDA_TWIN_EXTRACTOR(float_vif_twin),
 };

@@ -128,18 +128,12 @@ static void teardown(LsFex *fex)
     ls_motion_state_close(&p->state);
 }
 
-static const char *const motion_provided[] = { "VMAF_integer_feature_motion_sad_score",
-                                               "VMAF_integer_feature_motion_score",
-                                               "VMAF_integer_feature_motion2_score",
-                                               "VMAF_integer_feature_motion3_score", NULL };
-
 const LsExtractor ls_fex_motion_cuda = {
     .name = "motion_cuda",
     .options = ls_motion_options,
     .priv_size = sizeof(MotionCudaPriv),
     .flags = LS_FEX_TEMPORAL | LS_FEX_SERIAL,
     .cpu_twin = &ls_fex_motion,
-    .provided_features = motion_provided,
     .init = motion_cuda_init,
     LS_CUDA_TWIN_EXTRACTOR(motion_twin),
 };

@@ -101,9 +101,6 @@ static int psnr_cuda_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, un
     return ls_cuda_twin_open(&p->twin, fex, &psnr_twin, fmt, bpc, w, h, p->state.n_planes);
 }
 
-static const char *const psnr_provided[] = { "psnr_y", "psnr_cb", "psnr_cr", "mse_y", "mse_cb",
-                                              "mse_cr", NULL };
-
 const LsExtractor ls_fex_psnr_cuda = {
     .name = "psnr_cuda",
     .options = ls_psnr_options,
@@ -111,7 +108,6 @@ const LsExtractor ls_fex_psnr_cuda = {
     /* APSNR needs every frame in order, as on the CPU; a device stream needs one call at a time */
     .flags = LS_FEX_TEMPORAL | LS_FEX_SERIAL,
     .cpu_twin = &ls_fex_psnr,
-    .provided_features = psnr_provided,
     .init = psnr_cuda_init,
     LS_CUDA_TWIN_EXTRACTOR(psnr_twin),
 };

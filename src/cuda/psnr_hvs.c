@@ -155,16 +155,12 @@ static int psnr_hvs_cuda_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc
     return ls_cuda_twin_open(&p->twin, fex, &psnr_hvs_twin, fmt, bpc, w, h, st->n_planes);
 }
 
-static const char *const psnr_hvs_provided[] = { "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr",
-                                                 "psnr_hvs", NULL };
-
 const LsExtractor ls_fex_psnr_hvs_cuda = {
     .name = "psnr_hvs_cuda",
     .options = ls_psnr_hvs_options,
     .priv_size = sizeof(PsnrHvsCudaPriv),
     .flags = LS_FEX_SERIAL,
     .cpu_twin = &ls_fex_psnr_hvs,
-    .provided_features = psnr_hvs_provided,
     .init = psnr_hvs_cuda_init,
     LS_CUDA_TWIN_EXTRACTOR(psnr_hvs_twin),
 };

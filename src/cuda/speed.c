@@ -364,20 +364,12 @@ static int speed_chroma_cuda_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned
     return ls_cuda_twin_open(&p->twin, fex, &p->desc, fmt, bpc, w, h, 3);
 }
 
-static const char *const speed_chroma_provided[] = {
-    "Speed_chroma_feature_speed_chroma_u_score",
-    "Speed_chroma_feature_speed_chroma_v_score",
-    "Speed_chroma_feature_speed_chroma_uv_score",
-    NULL,
-};
-
 const LsExtractor ls_fex_speed_chroma_cuda = {
     .name = "speed_chroma_cuda",
     .options = ls_speed_chroma_options,
     .priv_size = sizeof(SpeedChromaCudaPriv),
     .flags = LS_FEX_SERIAL,
     .cpu_twin = &ls_fex_speed_chroma,
-    .provided_features = speed_chroma_provided,
     .init = speed_chroma_cuda_init,
     LS_CUDA_TWIN_EXTRACTOR(chroma_twin),
 };
@@ -482,18 +474,12 @@ static int speed_temporal_cuda_init(LsFex *fex, enum VmafPixelFormat fmt, unsign
     return ls_cuda_twin_open(&p->twin, fex, &p->desc, fmt, bpc, w, h, 1);
 }
 
-static const char *const speed_temporal_provided[] = {
-    "Speed_temporal_feature_speed_temporal_score",
-    NULL,
-};
-
 const LsExtractor ls_fex_speed_temporal_cuda = {
     .name = "speed_temporal_cuda",
     .options = ls_speed_temporal_options,
     .priv_size = sizeof(SpeedTemporalCudaPriv),
     .flags = LS_FEX_TEMPORAL | LS_FEX_SERIAL,
     .cpu_twin = &ls_fex_speed_temporal,
-    .provided_features = speed_temporal_provided,
     .init = speed_temporal_cuda_init,
     LS_CUDA_TWIN_EXTRACTOR(temporal_twin),
 };

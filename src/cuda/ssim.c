@@ -94,15 +94,12 @@ static int ssim_cuda_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, un
     return ls_cuda_twin_open(&p->twin, fex, &ssim_twin, fmt, bpc, w, h, 1);
 }
 
-static const char *const ssim_provided[] = { "ssim", NULL };
-
 const LsExtractor ls_fex_ssim_cuda = {
     .name = "ssim_cuda",
     .options = ls_ssim_options,
     .priv_size = sizeof(SsimCudaPriv),
     .flags = LS_FEX_SERIAL,
     .cpu_twin = &ls_fex_ssim,
-    .provided_features = ssim_provided,
     .init = ssim_cuda_init,
     LS_CUDA_TWIN_EXTRACTOR(ssim_twin),
 };

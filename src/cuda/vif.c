@@ -132,18 +132,12 @@ static int vif_cuda_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, uns
     return ls_cuda_twin_open(&p->twin, fex, &vif_twin, fmt, bpc, w, h, 1);
 }
 
-static const char *const vif_provided[] = {
-    "VMAF_integer_feature_vif_scale0_score", "VMAF_integer_feature_vif_scale1_score",
-    "VMAF_integer_feature_vif_scale2_score", "VMAF_integer_feature_vif_scale3_score", NULL,
-};
-
 const LsExtractor ls_fex_vif_cuda = {
     .name = "vif_cuda",
     .options = ls_vif_options,
     .priv_size = sizeof(VifCudaPriv),
     .flags = LS_FEX_SERIAL,
     .cpu_twin = &ls_fex_vif,
-    .provided_features = vif_provided,
     .init = vif_cuda_init,
     LS_CUDA_TWIN_EXTRACTOR(vif_twin),
 };

@@ -211,19 +211,12 @@ static int adm_opencl_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, u
     return ls_cl_twin_open(&p->twin, fex, &adm_twin, fmt, bpc, w, h, 1);
 }
 
-static const char *const adm_provided[] = {
-    "VMAF_integer_feature_adm2_score", "VMAF_integer_feature_aim_score",
-    "VMAF_integer_feature_adm3_score", "integer_adm_scale0", "integer_adm_scale1",
-    "integer_adm_scale2", "integer_adm_scale3", NULL,
-};
-
 const LsExtractor ls_fex_adm_opencl = {
     .name = "adm_opencl",
     .options = ls_adm_options,
     .priv_size = sizeof(AdmOpenclPriv),
     .flags = LS_FEX_SERIAL,
     .cpu_twin = &ls_fex_adm,
-    .provided_features = adm_provided,
     .init = adm_opencl_init,
     LS_CL_TWIN_EXTRACTOR(adm_twin),
 };

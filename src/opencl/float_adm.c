@@ -259,20 +259,12 @@ static int float_adm_opencl_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned 
     return err;
 }
 
-static const char *const float_adm_provided[] = {
-    "VMAF_feature_adm2_score",       "VMAF_feature_aim_score",
-    "VMAF_feature_adm3_score",       "VMAF_feature_adm_scale0_score",
-    "VMAF_feature_adm_scale1_score", "VMAF_feature_adm_scale2_score",
-    "VMAF_feature_adm_scale3_score", NULL,
-};
-
 const LsExtractor ls_fex_float_adm_opencl = {
     .name = "float_adm_opencl",
     .options = ls_float_adm_options,
     .priv_size = sizeof(FloatAdmOpenclPriv),
     .flags = LS_FEX_SERIAL,
     .cpu_twin = &ls_fex_float_adm,
-    .provided_features = float_adm_provided,
     .init = float_adm_opencl_init,
     LS_CL_TWIN_EXTRACTOR(float_adm_twin),
 };

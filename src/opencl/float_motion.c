@@ -138,17 +138,12 @@ static int float_motion_opencl_init(LsFex *fex, enum VmafPixelFormat fmt, unsign
     return ls_cl_twin_open(&p->twin, fex, &float_motion_twin, fmt, bpc, w, h, p->state.n_planes);
 }
 
-static const char *const float_motion_provided[] = { "VMAF_feature_motion_score",
-                                                     "VMAF_feature_motion2_score",
-                                                     "VMAF_feature_motion3_score", NULL };
-
 const LsExtractor ls_fex_float_motion_opencl = {
     .name = "float_motion_opencl",
     .options = ls_float_motion_options,
     .priv_size = sizeof(FloatMotionOpenclPriv),
     .flags = LS_FEX_TEMPORAL | LS_FEX_SERIAL,
     .cpu_twin = &ls_fex_float_motion,
-    .provided_features = float_motion_provided,
     .init = float_motion_opencl_init,
     LS_CL_TWIN_EXTRACTOR(float_motion_twin),
 };

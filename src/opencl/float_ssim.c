@@ -97,16 +97,12 @@ static int float_ssim_opencl_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned
     return ls_cl_twin_open(&p->twin, fex, &float_ssim_twin, fmt, bpc, w, h, 1);
 }
 
-static const char *const float_ssim_provided[] = { "float_ssim", "float_ssim_l", "float_ssim_c",
-                                                    "float_ssim_s", NULL };
-
 const LsExtractor ls_fex_float_ssim_opencl = {
     .name = "float_ssim_opencl",
     .options = ls_float_ssim_options,
     .priv_size = sizeof(FloatSsimOpenclPriv),
     .flags = LS_FEX_SERIAL,
     .cpu_twin = &ls_fex_float_ssim,
-    .provided_features = float_ssim_provided,
     .init = float_ssim_opencl_init,
     LS_CL_TWIN_EXTRACTOR(float_ssim_twin),
 };

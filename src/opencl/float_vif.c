@@ -167,18 +167,12 @@ static int float_vif_opencl_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned 
     return err;
 }
 
-static const char *const float_vif_provided[] = {
-    "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score",
-    "VMAF_feature_vif_scale2_score", "VMAF_feature_vif_scale3_score", NULL,
-};
-
 const LsExtractor ls_fex_float_vif_opencl = {
     .name = "float_vif_opencl",
     .options = ls_float_vif_options,
     .priv_size = sizeof(FloatVifOpenclPriv),
     .flags = LS_FEX_SERIAL,
     .cpu_twin = &ls_fex_float_vif,
-    .provided_features = float_vif_provided,
     .init = float_vif_opencl_init,
     LS_CL_TWIN_EXTRACTOR(float_vif_twin),
 };

@@ -122,18 +122,12 @@ static int motion_opencl_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc
     return ls_cl_twin_open(&p->twin, fex, &motion_twin, fmt, bpc, w, h, 1);
 }
 
-static const char *const motion_provided[] = { "VMAF_integer_feature_motion_sad_score",
-                                               "VMAF_integer_feature_motion_score",
-                                               "VMAF_integer_feature_motion2_score",
-                                               "VMAF_integer_feature_motion3_score", NULL };
-
 const LsExtractor ls_fex_motion_opencl = {
     .name = "motion_opencl",
     .options = ls_motion_options,
     .priv_size = sizeof(MotionOpenclPriv),
     .flags = LS_FEX_TEMPORAL | LS_FEX_SERIAL,
     .cpu_twin = &ls_fex_motion,
-    .provided_features = motion_provided,
     .init = motion_opencl_init,
     LS_CL_TWIN_EXTRACTOR(motion_twin),
 };

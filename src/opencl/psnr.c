@@ -87,9 +87,6 @@ static int psnr_opencl_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, 
     return ls_cl_twin_open(&p->twin, fex, &psnr_twin, fmt, bpc, w, h, p->state.n_planes);
 }
 
-static const char *const psnr_opencl_provided[] = { "psnr_y", "psnr_cb", "psnr_cr", "mse_y",
-                                                     "mse_cb", "mse_cr", NULL };
-
 const LsExtractor ls_fex_psnr_opencl = {
     .name = "psnr_opencl",
     .options = ls_psnr_options,
@@ -97,7 +94,6 @@ const LsExtractor ls_fex_psnr_opencl = {
     /* APSNR accumulates over every frame, in order, as on the CPU */
     .flags = LS_FEX_TEMPORAL | LS_FEX_SERIAL,
     .cpu_twin = &ls_fex_psnr,
-    .provided_features = psnr_opencl_provided,
     .init = psnr_opencl_init,
     LS_CL_TWIN_EXTRACTOR(psnr_twin),
 };

@@ -115,16 +115,12 @@ static int psnr_hvs_opencl_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned b
     return ls_cl_twin_open(&p->twin, fex, &psnr_hvs_twin, fmt, bpc, w, h, p->state.n_planes);
 }
 
-static const char *const psnr_hvs_opencl_provided[] = { "psnr_hvs_y", "psnr_hvs_cb",
-                                                         "psnr_hvs_cr", "psnr_hvs", NULL };
-
 const LsExtractor ls_fex_psnr_hvs_opencl = {
     .name = "psnr_hvs_opencl",
     .options = ls_psnr_hvs_options,
     .priv_size = sizeof(PsnrHvsOpenclPriv),
     .flags = LS_FEX_SERIAL,
     .cpu_twin = &ls_fex_psnr_hvs,
-    .provided_features = psnr_hvs_opencl_provided,
     .init = psnr_hvs_opencl_init,
     LS_CL_TWIN_EXTRACTOR(psnr_hvs_twin),
 };

@@ -104,15 +104,12 @@ static int ssim_opencl_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, 
     return ls_cl_twin_open(&p->twin, fex, &ssim_twin, fmt, bpc, w, h, 1);
 }
 
-static const char *const ssim_provided[] = { "ssim", NULL };
-
 const LsExtractor ls_fex_ssim_opencl = {
     .name = "ssim_opencl",
     .options = ls_ssim_options,
     .priv_size = sizeof(SsimOpenclPriv),
     .flags = LS_FEX_SERIAL,
     .cpu_twin = &ls_fex_ssim,
-    .provided_features = ssim_provided,
     .init = ssim_opencl_init,
     LS_CL_TWIN_EXTRACTOR(ssim_twin),
 };

@@ -155,18 +155,12 @@ static int vif_opencl_init(LsFex *fex, enum VmafPixelFormat fmt, unsigned bpc, u
     return ls_cl_twin_open(&p->twin, fex, &vif_twin, fmt, bpc, w, h, 1);
 }
 
-static const char *const vif_provided[] = {
-    "VMAF_integer_feature_vif_scale0_score", "VMAF_integer_feature_vif_scale1_score",
-    "VMAF_integer_feature_vif_scale2_score", "VMAF_integer_feature_vif_scale3_score", NULL,
-};
-
 const LsExtractor ls_fex_vif_opencl = {
     .name = "vif_opencl",
     .options = ls_vif_options,
     .priv_size = sizeof(VifOpenclPriv),
     .flags = LS_FEX_SERIAL,
     .cpu_twin = &ls_fex_vif,
-    .provided_features = vif_provided,
     .init = vif_opencl_init,
     LS_CL_TWIN_EXTRACTOR(vif_twin),
 };
