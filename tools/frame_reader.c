@@ -36,6 +36,7 @@ struct FrameReader {
     Pair *ring;
     unsigned ring_size, next_claim;
     int stop;
+    bool borrow; /* the readers borrow the frames from the mapped files (no pool pictures) */
 
     /* decoding ahead: one thread per input reads it in order into its own ring (containers,
      * whose decoding would otherwise serialise with the scoring) */
@@ -105,15 +106,24 @@ static void *reader_thread(void *arg)
         const unsigned n = fr->next_claim++;
         Pair *p = &fr->ring[n % fr->ring_size];
         pthread_mutex_unlock(&fr->lock);
-        VmafPicture ref, dist;
-        vmaf_fetch_preallocated_picture(fr->ctx, &ref);
-        vmaf_fetch_preallocated_picture(fr->ctx, &dist);
-        pthread_mutex_unlock(&fr->claim);
+        VmafPicture ref = { 0 }, dist = { 0 };
         char err[512] = "";
-        const int rr =
-            read_frame(fr->ref, true, fr->skip_ref + (uint64_t)n, &ref, err, sizeof(err));
-        const int rd = rr < 0 ? 0 : read_frame(fr->dist, true, fr->skip_dist + (uint64_t)n, &dist,
-                                               err, sizeof(err));
+        int rr, rd;
+        if (fr->borrow) {
+            pthread_mutex_unlock(&fr->claim);
+            /* unread pictures stay empty: finish_pair unrefs both */
+            rr = ls_input_borrow_at(fr->ref, fr->skip_ref + (uint64_t)n, &ref, err, sizeof(err));
+            rd = rr < 0 ? 0
+                        : ls_input_borrow_at(fr->dist, fr->skip_dist + (uint64_t)n, &dist, err,
+                                             sizeof(err));
+        } else {
+            vmaf_fetch_preallocated_picture(fr->ctx, &ref);
+            vmaf_fetch_preallocated_picture(fr->ctx, &dist);
+            pthread_mutex_unlock(&fr->claim);
+            rr = read_frame(fr->ref, true, fr->skip_ref + (uint64_t)n, &ref, err, sizeof(err));
+            rd = rr < 0 ? 0 : read_frame(fr->dist, true, fr->skip_dist + (uint64_t)n, &dist, err,
+                                         sizeof(err));
+        }
         pthread_mutex_lock(&fr->lock);
         p->ref = ref;
         p->dist = dist;
@@ -175,7 +185,8 @@ static void *ahead_thread(void *arg)
 }
 
 int frame_reader_open(FrameReader **out, VmafContext *ctx, LsInput *ref, LsInput *dist,
-                      unsigned skip_ref, unsigned skip_dist, unsigned limit, unsigned cpu_scorers)
+                      unsigned skip_ref, unsigned skip_dist, unsigned limit, unsigned cpu_scorers,
+                      bool borrow)
 {
     FrameReader *fr = calloc(1, sizeof(*fr));
     if (!fr)
@@ -213,13 +224,18 @@ int frame_reader_open(FrameReader **out, VmafContext *ctx, LsInput *ref, LsInput
         fr->ring_size = cpu_scorers ? fr->n_threads : 2 * fr->n_threads;
     }
     const unsigned bpc = info->bpc > ls_input_info(dist)->bpc ? info->bpc : ls_input_info(dist)->bpc;
+    /* A borrowed frame costs a populate of its pages; a copied one a pread of every byte into a
+     * pool picture, whose memory the kernel zeroes on first touch (a 1080p run's pool: about as
+     * much as it copies in 20 frames). */
+    fr->borrow = borrow && fr->n_threads && cpu_scorers && info->bpc == bpc &&
+                 ls_input_info(dist)->bpc == bpc && ls_input_map(ref) && ls_input_map(dist);
     const VmafPictureConfiguration pcfg = {
         .pic_params = { .w = info->w, .h = info->h, .bpc = bpc, .pix_fmt = info->fmt },
         /* two pictures for each frame read ahead, each frame the context still holds, and the
          * pair being handed in */
         .pic_cnt = 2 * (fr->ring_size + lockstep_max_frames_held(ctx) + 2),
     };
-    int err = vmaf_preallocate_pictures(ctx, pcfg);
+    int err = fr->borrow ? 0 : vmaf_preallocate_pictures(ctx, pcfg);
     if (err)
         goto fail;
     for (unsigned k = 0; fr->ahead_mode && k < 2; k++) {

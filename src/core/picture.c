@@ -19,6 +19,9 @@ struct VmafRef {
     size_t mapped;           /* the length of mem's mapping, 0: mem is from aligned_alloc */
     int from_host_memory;    /* mem is from the pool's LsHostMemory */
     LsPicturePool *pool;     /* returned here when the count reaches 0 */
+    /* borrowed pictures (ls_picture_borrow): mem is the owner's, handed back through this */
+    void (*give_back)(void *owner, void *mem, size_t size);
+    void *owner;
     VmafPicture pic;         /* pool pictures: the picture as handed out */
 };
 
@@ -83,7 +86,9 @@ static void *map_aligned(size_t bytes, size_t align, size_t used)
 
 static void release_mem(VmafRef *ref)
 {
-    if (ref->from_host_memory)
+    if (ref->give_back)
+        ref->give_back(ref->owner, ref->mem, ref->size);
+    else if (ref->from_host_memory)
         ref->pool->host.release(ref->pool->host.self, ref->mem);
     else if (ref->mapped)
         munmap(ref->mem, ref->mapped);
@@ -165,6 +170,31 @@ int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned 
     if (err)
         free(ref);
     return err;
+}
+
+int ls_picture_borrow(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bpc, unsigned w,
+                      unsigned h, const LsBorrowedFrame *frame)
+{
+    if (!pic || !frame)
+        return -EINVAL;
+    size_t total;
+    const int err = layout(pic, fmt, bpc, w, h, &total);
+    if (err)
+        return err;
+    VmafRef *ref = calloc(1, sizeof(*ref));
+    if (!ref)
+        return -ENOMEM;
+    for (unsigned i = 0; i < 3 && pic->w[i]; i++) {
+        pic->data[i] = frame->plane[i];
+        pic->stride[i] = frame->stride[i];
+    }
+    ref->mem = frame->mem;
+    ref->size = frame->size;
+    ref->give_back = frame->give_back;
+    ref->owner = frame->owner;
+    atomic_init(&ref->count, 1);
+    pic->ref = ref;
+    return 0;
 }
 
 void ls_picture_ref(VmafPicture *dst, const VmafPicture *src)

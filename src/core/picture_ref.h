@@ -7,6 +7,20 @@
 /* Takes another reference: dst becomes a copy of src sharing its memory. */
 void ls_picture_ref(VmafPicture *dst, const VmafPicture *src);
 
+/* A picture whose samples stay in memory its owner keeps (frames of a mapped file): planes as
+ * laid out there, any stride of at least a row's bytes. give_back (may be NULL) runs with mem and
+ * size when the last reference goes. */
+typedef struct LsBorrowedFrame {
+    void *plane[3];
+    ptrdiff_t stride[3];
+    void *mem;
+    size_t size;
+    void (*give_back)(void *owner, void *mem, size_t size);
+    void *owner;
+} LsBorrowedFrame;
+int ls_picture_borrow(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bpc, unsigned w,
+                      unsigned h, const LsBorrowedFrame *frame);
+
 typedef struct LsPicturePool LsPicturePool;
 /* host: where the pictures' memory comes from (NULL: the heap); it must outlive the pool. */
 int ls_picture_pool_create(LsPicturePool **pool, enum VmafPixelFormat fmt, unsigned bpc,

@@ -157,8 +157,11 @@ static void on_signal(int sig)
             unlink(slot_path[i]);
             removed = 1;
         }
+    /* SIGBUS: a page of a mapped input (frames borrowed from the file) is gone, which happens
+     * when the file is cut short while it is scored */
     say(sig == SIGINT    ? "lockstep: interrupted (SIGINT)"
         : sig == SIGTERM ? "lockstep: terminated (SIGTERM)"
+        : sig == SIGBUS  ? "lockstep: an input file was cut short while it was read (SIGBUS)"
                          : "lockstep: hung up (SIGHUP)");
     say(removed ? ", no report written\n" : "\n");
     /* SA_RESETHAND restored the default action; the signal is blocked until we return */
@@ -167,7 +170,7 @@ static void on_signal(int sig)
 
 void ls_report_catch_signals(void)
 {
-    static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
+    static const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGBUS };
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;

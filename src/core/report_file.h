@@ -8,7 +8,8 @@
  * written directly; so is an existing writable file in a directory where no file can be created.
  *
  * Signals: ls_report_catch_signals (called by the CLI's main, never by the library) makes SIGINT,
- * SIGTERM and SIGHUP remove the temporaries of every report pending in the process before the
+ * SIGTERM, SIGHUP and SIGBUS (an input file cut short under the CLI's mapping of it) remove the
+ * temporaries of every report pending in the process, with one line saying why, before the
  * process dies of the signal. A library caller keeps its own signal handling; what it
  * interrupts is a temporary file whose name starts with ".NAME.lockstep-". */
 #ifndef LOCKSTEP_CORE_REPORT_FILE_H

@@ -2,6 +2,7 @@
  * container reader (av.c). One frame at a time in constant memory: plane rows are read straight
  * into the picture with large freads. */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* madvise */
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -11,10 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "core/picture_ref.h"
 #include "input/input_internal.h"
 
 #if defined(__GNUC__)
@@ -47,6 +50,9 @@ struct LsInput {
     off_t data_start;
     /* planes read into pictures (ls_input_read_planes); the others are skipped, not read */
     _Atomic unsigned planes_read;
+    /* the file mapped read-only (ls_input_map): map_len bytes of it, then zero pages */
+    unsigned char *map;
+    size_t map_len, map_reserved;
     /* a container or bitstream, decoded through FFmpeg's libraries */
     LsAvReader *av;
 };
@@ -388,6 +394,14 @@ static void find_frames(LsInput *in)
     in->seekable = 1;
 }
 
+static int lost_marker(const LsInput *in, uint64_t frame, char *err, size_t err_len)
+{
+    return fail(err, err_len, in->name, -EIO,
+                "lost FRAME marker at frame %llu: not a frame boundary (frame parameters, or the "
+                "header or an earlier frame has the wrong size)",
+                (unsigned long long)frame);
+}
+
 bool ls_input_can_read_at(const LsInput *in)
 {
     return in->seekable;
@@ -422,10 +436,7 @@ int ls_input_read_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err, s
                         "truncated frame %llu: got %zd of %zu bytes (inside the FRAME marker)",
                         (unsigned long long)frame, got, in->info.frame_bytes + 6);
         if (got < 6 || memcmp(m, "FRAME\n", 6))
-            return fail(err, err_len, in->name, -EIO,
-                        "lost FRAME marker at frame %llu: not a frame boundary (frame parameters, "
-                        "or the header or an earlier frame has the wrong size)",
-                        (unsigned long long)frame);
+            return lost_marker(in, frame, err, err_len);
         off += 6;
     }
     size_t total = 0;
@@ -491,6 +502,119 @@ int ls_input_read_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err, s
             const int bad = check_depth(in, pic, p, y0, y1, frame, why, sizeof(why));
             if (bad)
                 return fail(err, err_len, in->name, bad, "%s", why);
+        }
+    }
+    return 1;
+}
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22 /* Linux 5.14 */
+#endif
+
+bool ls_input_map(LsInput *in)
+{
+    if (in->map)
+        return true;
+    struct stat st;
+    const int fd = in->file ? fileno(in->file) : -1;
+    if (!in->seekable || in->av || swap_needed() || fd < 0 || fstat(fd, &st) ||
+        !S_ISREG(st.st_mode) || st.st_size <= in->data_start ||
+        (uint64_t)st.st_size > (uint64_t)SIZE_MAX / 2)
+        return false;
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE), len = (size_t)st.st_size;
+    /* two zero pages after the file: SIMD kernels read up to 64 bytes past a picture's end, and
+     * the last frame's end may be the file's, on a page boundary */
+    const size_t reserved = (len + page - 1) / page * page + 2 * page;
+    unsigned char *base =
+        mmap(NULL, reserved, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (base == MAP_FAILED)
+        return false;
+    if (mmap(base, len, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+        munmap(base, reserved);
+        return false;
+    }
+    in->map = base;
+    in->map_len = len;
+    in->map_reserved = reserved;
+    return true;
+}
+
+/* A borrowed frame's pages leave the process's page tables when its last picture goes (the
+ * file's pages stay in the page cache): a long run does not keep the whole file mapped. Pages
+ * shared with a neighbouring frame still in use fault back in from the cache. */
+static void unmap_frame_pages(void *owner, void *mem, size_t size)
+{
+    (void)owner;
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    const uintptr_t a = (uintptr_t)mem & ~(page - 1);
+    const uintptr_t b = ((uintptr_t)mem + size + page - 1) & ~(page - 1);
+    madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+/* The page-table entries of [p, p + n) filled from the page cache now, in the reading thread,
+ * rather than by faults in the scoring one (reading the file into the cache where it is not). */
+static void populate(const unsigned char *p, size_t n)
+{
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    const uintptr_t a = (uintptr_t)p & ~(page - 1);
+    const uintptr_t b = ((uintptr_t)p + n + page - 1) & ~(page - 1);
+    if (!madvise((void *)a, b - a, MADV_POPULATE_READ) || errno != EINVAL)
+        return; /* EINVAL: a kernel before 5.14; EFAULT: cut short, read_own_picture's case */
+    volatile unsigned char sink = 0;
+    for (uintptr_t q = a; q < b; q += page)
+        sink ^= *(const volatile unsigned char *)q;
+    (void)sink;
+}
+
+/* Frame `frame` read into a picture of its own, with ls_input_read_at's returns and messages. */
+static int read_own_picture(LsInput *in, uint64_t frame, VmafPicture *pic, char *err,
+                            size_t err_len)
+{
+    if (vmaf_picture_alloc(pic, in->info.fmt, in->info.bpc, in->info.w, in->info.h))
+        return fail(err, err_len, in->name, -ENOMEM, "out of memory");
+    const int r = ls_input_read_at(in, frame, pic, err, err_len);
+    if (r <= 0)
+        vmaf_picture_unref(pic);
+    return r;
+}
+
+int ls_input_borrow_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err, size_t err_len)
+{
+    const LsFrameGeometry *geo = &in->geo;
+    const size_t marker = in->info.y4m ? 6 : 0;
+    const uint64_t record = marker + in->info.frame_bytes;
+    /* not wholly in the mapping (the end, a truncated frame, a file that grew): read it */
+    if (!in->map || frame >= (in->map_len - (uint64_t)in->data_start) / record)
+        return read_own_picture(in, frame, pic, err, err_len);
+    unsigned char *start = in->map + in->data_start + frame * record;
+    struct stat st;
+    if (!fstat(fileno(in->file), &st) &&
+        (uint64_t)st.st_size < (uint64_t)(start - in->map) + record) {
+        /* cut short since it was mapped: no page past the new end may be touched (SIGBUS) */
+        return read_own_picture(in, frame, pic, err, err_len);
+    }
+    if (marker && memcmp(start, "FRAME\n", 6))
+        return lost_marker(in, frame, err, err_len);
+    unsigned char *data = start + marker;
+    LsBorrowedFrame b = { .mem = start, .size = (size_t)record, .give_back = unmap_frame_pages };
+    const unsigned planes = atomic_load(&in->planes_read);
+    size_t read_bytes = 0, offset = 0;
+    for (unsigned p = 0; p < geo->n_planes; p++) {
+        b.plane[p] = data + offset;
+        b.stride[p] = (ptrdiff_t)geo->row_bytes[p];
+        offset += geo->row_bytes[p] * geo->h[p];
+        if (p < planes)
+            read_bytes = offset;
+    }
+    populate(data, read_bytes);
+    int ret = ls_picture_borrow(pic, in->info.fmt, in->info.bpc, in->info.w, in->info.h, &b);
+    if (ret)
+        return fail(err, err_len, in->name, ret, "out of memory");
+    for (unsigned p = 0; p < planes && p < geo->n_planes; p++) {
+        char why[256];
+        if ((ret = check_depth(in, pic, p, 0, geo->h[p], frame, why, sizeof(why)))) {
+            vmaf_picture_unref(pic);
+            return fail(err, err_len, in->name, ret, "%s", why);
         }
     }
     return 1;
@@ -841,6 +965,8 @@ void ls_input_close(LsInput *in)
     if (!in)
         return;
     ls_av_close(in->av);
+    if (in->map)
+        munmap(in->map, in->map_reserved);
     if (in->file && in->close_file)
         fclose(in->file);
     free(in->skip_buffer);
