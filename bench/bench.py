@@ -33,10 +33,12 @@ ENCODERS = {
 }
 
 
-def timed(cmd):
-    """(wall seconds, user CPU seconds, system CPU seconds) of one run of cmd."""
+def timed(cmd, env=None):
+    """(wall seconds, user CPU seconds, system CPU seconds) of one run of cmd, with the variables
+    of env (NAME=VALUE strings) added to the environment."""
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         env=dict(os.environ, **dict(e.split("=", 1) for e in env)) if env else None)
     err = p.stderr.read()
     _, status, usage = os.wait4(p.pid, 0)
     dt = time.perf_counter() - t0
@@ -61,13 +63,13 @@ def cli_command(a, ref, dis, args, backend, threads, mask):
 
 
 def whole_rows(cmds, runs):
-    """--whole: per command, (best, median) of user+sys CPU seconds and the best wall seconds of
-    the whole process over `runs` runs, the commands interleaved run by run (on a shared or noisy
-    machine a slow spell then falls on every command alike)."""
+    """--whole: per (command, environment), (best, median) of user+sys CPU seconds and the best
+    wall seconds of the whole process over `runs` runs, interleaved run by run (on a shared or
+    noisy machine a slow spell then falls on every command alike)."""
     t = [[] for _ in cmds]
     for _ in range(runs):
-        for i, cmd in enumerate(cmds):
-            t[i].append(timed(cmd))
+        for i, (cmd, env) in enumerate(cmds):
+            t[i].append(timed(cmd, env))
     return [(min(u + s for _, u, s in r), statistics.median(u + s for _, u, s in r),
              min(w for w, _, _ in r)) for r in t]
 
@@ -90,6 +92,9 @@ def main():
     ap.add_argument("--whole", action="store_true",
                     help="instead of ms/frame: user+sys CPU time of the whole process on all the "
                          "frames, best (median) of --runs, the --threads counts interleaved")
+    ap.add_argument("--env", action="append", default=[],
+                    help="with --whole: each row also with this NAME=VALUE in the environment, "
+                         "interleaved with it (e.g. LOCKSTEP_NO_MAP=1: frames copied, not borrowed)")
     ap.add_argument("--encode", nargs="+", default=[], choices=sorted(ENCODERS),
                     help="also time each generated reference against an encode of it (a container input)")
     a = ap.parse_args()
@@ -138,12 +143,14 @@ def main():
         for label, args in what:
             for backend in a.backend:
                 if a.whole:
+                    envs = [[]] + ([a.env] if a.env else [])
                     for mask in masks:
-                        cmds = [cli_command(a, ref, dis, args, backend, t, mask) + ["--frame_cnt", str(n)]
-                                for t in a.threads]
-                        for threads, (best, med, wall) in zip(a.threads, whole_rows(cmds, a.runs)):
-                            print(f"| {name}, {n} frames | {label} | {backend} | {threads} | {mask or '-'} | "
-                                  f"{best:.3f} s ({med:.3f}) | {wall:.3f} s |", flush=True)
+                        rows = [(t, env) for t in a.threads for env in envs]
+                        cmds = [(cli_command(a, ref, dis, args, backend, t, mask) + ["--frame_cnt", str(n)],
+                                 env) for t, env in rows]
+                        for (threads, env), (best, med, wall) in zip(rows, whole_rows(cmds, a.runs)):
+                            print(f"| {name}, {n} frames | {label} | {' '.join([backend] + env)} | {threads} | "
+                                  f"{mask or '-'} | {best:.3f} s ({med:.3f}) | {wall:.3f} s |", flush=True)
                     continue
                 for threads in a.threads:
                     for mask in masks:
