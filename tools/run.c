@@ -334,8 +334,10 @@ int lockstep_run_open(LockstepRun **out, int argc, const char *const *argv)
                           s->backend != LOCKSTEP_BACKEND_CPU && !s->parity
                               ? 0
                               : (s->threads ? s->threads : 1),
-                          /* LOCKSTEP_NO_MAP=1: copy the frames (the tests compare both ways) */
+                          /* the CLI's CPU runs; LOCKSTEP_NO_MAP=1 copies the frames (the tests
+                           * compare both ways) */
                           s->backend == LOCKSTEP_BACKEND_CPU && !s->parity &&
+                              ls_report_signals_caught() &&
                               !(getenv("LOCKSTEP_NO_MAP") && *getenv("LOCKSTEP_NO_MAP") == '1')))
         return run_fail(run, EXIT_RUNTIME, "problem with picture pool or reader threads");
     run->expected = frames_expected(ls_input_info(run->ref_in), ls_input_info(run->dist_in), s,

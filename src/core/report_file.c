@@ -168,8 +168,13 @@ static void on_signal(int sig)
     raise(sig);
 }
 
+static atomic_bool signals_caught;
+
+bool ls_report_signals_caught(void) { return atomic_load(&signals_caught); }
+
 void ls_report_catch_signals(void)
 {
+    atomic_store(&signals_caught, true);
     static const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGBUS };
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));

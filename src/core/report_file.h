@@ -46,5 +46,9 @@ void ls_report_error(const LsReportFile *rf, const char *message, char *err, siz
  * pending temporary, say in one line which signal ended the run, and end the process with the
  * signal. Signals the process was started with ignored (nohup) stay ignored. */
 void ls_report_catch_signals(void);
+/* Whether ls_report_catch_signals ran in this process: the CLI's runs then map their input files
+ * (frames borrowed from the page cache), whose SIGBUS it reports; a library caller's runs copy
+ * the frames, since a file cut short under a mapping would kill its process silently. */
+bool ls_report_signals_caught(void);
 
 #endif
