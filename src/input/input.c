@@ -517,9 +517,13 @@ bool ls_input_map(LsInput *in)
         return true;
     struct stat st;
     const int fd = in->file ? fileno(in->file) : -1;
+    /* 16-bit samples at odd addresses (a Y4M header of odd length puts every frame there) are
+     * no uint16_t array the extractors' C code may read: such files are copied */
+    const off_t first = in->data_start + (in->info.y4m ? 6 : 0);
     if (!in->seekable || in->av || swap_needed() || fd < 0 || fstat(fd, &st) ||
         !S_ISREG(st.st_mode) || st.st_size <= in->data_start ||
-        (uint64_t)st.st_size > (uint64_t)SIZE_MAX / 2)
+        (uint64_t)st.st_size > (uint64_t)SIZE_MAX / 2 ||
+        (in->geo.bytes_per_sample == 2 && (first & 1)))
         return false;
     const size_t page = (size_t)sysconf(_SC_PAGESIZE), len = (size_t)st.st_size;
     /* two zero pages after the file: SIMD kernels read up to 64 bytes past a picture's end, and

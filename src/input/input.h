@@ -47,7 +47,8 @@ int ls_input_read(LsInput *in, VmafPicture *pic, char *err, size_t err_len);
 bool ls_input_can_read_at(const LsInput *in);
 int ls_input_read_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err, size_t err_len);
 /* Frames without a copy: ls_input_map maps a file that ls_input_can_read_at reads (false where
- * it cannot: a pipe, a container, a big-endian host, mmap refused), before threads read it; then
+ * it cannot: a pipe, a container, a big-endian host, 16-bit samples at odd file offsets, mmap
+ * refused), before threads read it; then
  * ls_input_borrow_at makes pic (which it allocates) a picture of frame `frame` as it lies in the
  * mapping: strides of one row's bytes, no padding, the same checks and returns as
  * ls_input_read_at. The input must outlive its borrowed pictures. */

@@ -30,6 +30,21 @@ static void read_all(const char *path, const LsRawParams *raw, int luma_after_fi
             ls_input_read_at(in, UINT64_MAX / 2, &pic, err, sizeof(err));
         }
         vmaf_picture_unref(&pic);
+        /* the frames as the CLI borrows them from the mapped file (a sample read from each
+         * borrowed plane: the pictures must be readable to their ends) */
+        if (ls_input_map(in)) {
+            VmafPicture b;
+            for (uint64_t f = 0; ls_input_borrow_at(in, f, &b, err, sizeof(err)) > 0; f++) {
+                volatile uint8_t sink = 0;
+                for (unsigned p = 0; p < 3 && b.data[p]; p++)
+                    sink ^= ((const uint8_t *)b.data[p])[(size_t)b.stride[p] * (b.h[p] - 1) +
+                                                        (size_t)b.w[p] * (b.bpc > 8 ? 2 : 1) - 1];
+                (void)sink;
+                vmaf_picture_unref(&b);
+            }
+            if (ls_input_borrow_at(in, UINT64_MAX / 2, &b, err, sizeof(err)) > 0)
+                vmaf_picture_unref(&b);
+        }
     }
     ls_input_close(in);
 }
