@@ -19,9 +19,8 @@ struct VmafRef {
     size_t mapped;           /* the length of mem's mapping, 0: mem is from aligned_alloc */
     int from_host_memory;    /* mem is from the pool's LsHostMemory */
     LsPicturePool *pool;     /* returned here when the count reaches 0 */
-    /* borrowed pictures (ls_picture_borrow): mem is the owner's, handed back through this */
-    void (*give_back)(void *owner, void *mem, size_t size);
-    void *owner;
+    /* borrowed pictures (ls_picture_borrow): mem is its owner's, handed back through this */
+    void (*give_back)(void *mem, size_t size);
     VmafPicture pic;         /* pool pictures: the picture as handed out */
 };
 
@@ -87,7 +86,7 @@ static void *map_aligned(size_t bytes, size_t align, size_t used)
 static void release_mem(VmafRef *ref)
 {
     if (ref->give_back)
-        ref->give_back(ref->owner, ref->mem, ref->size);
+        ref->give_back(ref->mem, ref->size);
     else if (ref->from_host_memory)
         ref->pool->host.release(ref->pool->host.self, ref->mem);
     else if (ref->mapped)
@@ -191,7 +190,6 @@ int ls_picture_borrow(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bpc, 
     ref->mem = frame->mem;
     ref->size = frame->size;
     ref->give_back = frame->give_back;
-    ref->owner = frame->owner;
     atomic_init(&ref->count, 1);
     pic->ref = ref;
     return 0;

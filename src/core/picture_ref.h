@@ -15,8 +15,7 @@ typedef struct LsBorrowedFrame {
     ptrdiff_t stride[3];
     void *mem;
     size_t size;
-    void (*give_back)(void *owner, void *mem, size_t size);
-    void *owner;
+    void (*give_back)(void *mem, size_t size);
 } LsBorrowedFrame;
 int ls_picture_borrow(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bpc, unsigned w,
                       unsigned h, const LsBorrowedFrame *frame);

@@ -543,30 +543,32 @@ bool ls_input_map(LsInput *in)
     return true;
 }
 
+/* madvise over the whole pages that [p, p + n) touches. */
+static int advise_pages(const void *p, size_t n, int advice)
+{
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    const uintptr_t a = (uintptr_t)p & ~(page - 1);
+    const uintptr_t b = ((uintptr_t)p + n + page - 1) & ~(page - 1);
+    return madvise((void *)a, b - a, advice);
+}
+
 /* A borrowed frame's pages leave the process's page tables when its last picture goes (the
  * file's pages stay in the page cache): a long run does not keep the whole file mapped. Pages
  * shared with a neighbouring frame still in use fault back in from the cache. */
-static void unmap_frame_pages(void *owner, void *mem, size_t size)
-{
-    (void)owner;
-    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    const uintptr_t a = (uintptr_t)mem & ~(page - 1);
-    const uintptr_t b = ((uintptr_t)mem + size + page - 1) & ~(page - 1);
-    madvise((void *)a, b - a, MADV_DONTNEED);
-}
+static void unmap_frame_pages(void *mem, size_t size) { advise_pages(mem, size, MADV_DONTNEED); }
 
 /* The page-table entries of [p, p + n) filled from the page cache now, in the reading thread,
  * rather than by faults in the scoring one (reading the file into the cache where it is not). */
 static void populate(const unsigned char *p, size_t n)
 {
-    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    const uintptr_t a = (uintptr_t)p & ~(page - 1);
-    const uintptr_t b = ((uintptr_t)p + n + page - 1) & ~(page - 1);
-    if (!madvise((void *)a, b - a, MADV_POPULATE_READ) || errno != EINVAL)
+    if (!advise_pages(p, n, MADV_POPULATE_READ) || errno != EINVAL)
         return; /* EINVAL: a kernel before 5.14; EFAULT: cut short, read_own_picture's case */
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
     volatile unsigned char sink = 0;
-    for (uintptr_t q = a; q < b; q += page)
-        sink ^= *(const volatile unsigned char *)q;
+    for (size_t q = 0; q < n; q += page)
+        sink ^= p[q];
+    if (n)
+        sink ^= p[n - 1];
     (void)sink;
 }
 
@@ -587,16 +589,17 @@ int ls_input_borrow_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err,
     const LsFrameGeometry *geo = &in->geo;
     const size_t marker = in->info.y4m ? 6 : 0;
     const uint64_t record = marker + in->info.frame_bytes;
-    /* not wholly in the mapping (the end, a truncated frame, a file that grew): read it */
-    if (!in->map || frame >= (in->map_len - (uint64_t)in->data_start) / record)
+    /* a frame not wholly in the mapping and in the file as it is now (the end, a truncated
+     * frame, a file that grew, or one cut short since it was mapped, whose pages past the new
+     * end must not be touched: SIGBUS) is read, with ls_input_read_at's returns and messages */
+    struct stat st;
+    uint64_t have = in->map_len;
+    if (!fstat(fileno(in->file), &st) && (uint64_t)st.st_size < have)
+        have = (uint64_t)st.st_size;
+    if (!in->map || have <= (uint64_t)in->data_start ||
+        frame >= (have - (uint64_t)in->data_start) / record)
         return read_own_picture(in, frame, pic, err, err_len);
     unsigned char *start = in->map + in->data_start + frame * record;
-    struct stat st;
-    if (!fstat(fileno(in->file), &st) &&
-        (uint64_t)st.st_size < (uint64_t)(start - in->map) + record) {
-        /* cut short since it was mapped: no page past the new end may be touched (SIGBUS) */
-        return read_own_picture(in, frame, pic, err, err_len);
-    }
     if (marker && memcmp(start, "FRAME\n", 6))
         return lost_marker(in, frame, err, err_len);
     unsigned char *data = start + marker;
