@@ -240,7 +240,7 @@ typedef struct Variant {
 } Variant;
 
 static int n_variants;
-static Variant variants[2];
+static Variant variants[3];
 static LsAdmDsp ref_dsp;
 static unsigned n_cases;
 
@@ -250,22 +250,27 @@ static void setup_variants(void)
     LsAdmDsp base;
     ls_adm_dsp_init(&base, 0); /* fills the division table */
     ls_adm_dsp_init_c(&ref_dsp);
-    if (cpu & LS_CPU_FLAG_AVX2) {
-        variants[n_variants].name = "avx2";
+    /* each variant on top of the ones below it, as ls_adm_dsp_init installs them */
+    static const struct {
+        const char *name;
+        uint64_t flags;
+        void (*init)(LsAdmDsp *);
+    } wide[] = {
+        { "avx2", LS_CPU_FLAG_AVX2, ls_adm_dsp_init_avx2 },
+        { "avx512", LS_CPU_FLAG_AVX2 | LS_CPU_FLAG_AVX512, ls_adm_dsp_init_avx512 },
+        { "avx512vnni", LS_CPU_FLAG_AVX2 | LS_CPU_FLAG_AVX512 | LS_CPU_FLAG_AVX512ICL,
+          ls_adm_dsp_init_avx512vnni },
+    };
+    for (unsigned v = 0; v < sizeof(wide) / sizeof(wide[0]); v++) {
+        if ((cpu & wide[v].flags) != wide[v].flags) {
+            printf("SKIP %s: not supported by this CPU\n", wide[v].name);
+            continue;
+        }
+        variants[n_variants].name = wide[v].name;
         ls_adm_dsp_init_c(&variants[n_variants].dsp);
-        ls_adm_dsp_init_avx2(&variants[n_variants].dsp);
+        for (unsigned u = 0; u <= v; u++)
+            wide[u].init(&variants[n_variants].dsp);
         n_variants++;
-    } else {
-        printf("SKIP avx2: not supported by this CPU\n");
-    }
-    if ((cpu & LS_CPU_FLAG_AVX2) && (cpu & LS_CPU_FLAG_AVX512)) {
-        variants[n_variants].name = "avx512";
-        ls_adm_dsp_init_c(&variants[n_variants].dsp);
-        ls_adm_dsp_init_avx2(&variants[n_variants].dsp);
-        ls_adm_dsp_init_avx512(&variants[n_variants].dsp);
-        n_variants++;
-    } else {
-        printf("SKIP avx512: not supported by this CPU\n");
     }
 }
 

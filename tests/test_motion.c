@@ -178,16 +178,30 @@ static void test_checkasm(void)
         printf("checkasm: no AVX2 on this CPU, AVX2 variants not tested\n");
         return;
     }
-    LsMotionDsp c, avx2, avx512;
+    LsMotionDsp c, avx2;
     ls_motion_dsp_init(&c, 0);
     ls_motion_dsp_init(&avx2, LS_CPU_FLAG_AVX2);
-    const bool have_avx512 = (ls_cpu_detect() & LS_CPU_FLAG_AVX512) != 0;
-    ls_motion_dsp_init(&avx512, LS_CPU_FLAG_AVX2 | LS_CPU_FLAG_AVX512);
-    if (!have_avx512)
-        printf("SKIP: AVX-512 int_sad (not on this CPU)\n");
-    else
-        CHECK(avx512.int_sad != avx2.int_sad, "AVX-512 int_sad not installed");
-    unsigned n_int512 = 0, bad_int512 = 0;
+    /* the integer SAD's wider variants, each checked against C on every case */
+    const uint64_t cpu = ls_cpu_detect();
+    struct {
+        const char *name;
+        uint64_t flags;
+        LsMotionDsp dsp;
+        bool have;
+        unsigned n, bad;
+    } wide[] = { { .name = "avx512", .flags = LS_CPU_FLAG_AVX2 | LS_CPU_FLAG_AVX512 },
+                 { .name = "avx512vnni",
+                   .flags = LS_CPU_FLAG_AVX2 | LS_CPU_FLAG_AVX512 | LS_CPU_FLAG_AVX512ICL } };
+    const LsMotionDsp *below = &avx2;
+    for (unsigned v = 0; v < 2; v++) {
+        ls_motion_dsp_init(&wide[v].dsp, wide[v].flags);
+        wide[v].have = (cpu & wide[v].flags) == wide[v].flags;
+        if (!wide[v].have)
+            printf("SKIP: %s int_sad (not on this CPU)\n", wide[v].name);
+        else
+            CHECK(wide[v].dsp.int_sad != below->int_sad, "%s int_sad not installed", wide[v].name);
+        below = &wide[v].dsp;
+    }
     CHECK(avx2.blur != c.blur && avx2.sad != c.sad && avx2.int_sad != c.int_sad,
           "AVX2 variants not installed");
     const struct {
@@ -209,16 +223,16 @@ static void test_checkasm(void)
                 const uint64_t sad_c = c.int_sad(pl.a, pl.stride, pl.b, pl.stride, w, h, bpc, tmp);
                 const uint64_t sad_avx2 =
                     avx2.int_sad(pl.a, pl.stride, pl.b, pl.stride, w, h, bpc, tmp);
-                if (have_avx512) {
-                    const uint64_t sad_avx512 =
-                        avx512.int_sad(pl.a, pl.stride, pl.b, pl.stride, w, h, bpc, tmp);
-                    n_int512++;
-                    if (sad_c != sad_avx512) {
-                        bad_int512++;
-                        CHECK(0,
-                              "checkasm int_sad avx512: %ux%u bpc %u %s: C %" PRIu64
-                              ", AVX-512 %" PRIu64,
-                              w, h, bpc, fill_names[fill], sad_c, sad_avx512);
+                for (unsigned v = 0; v < 2; v++) {
+                    if (!wide[v].have)
+                        continue;
+                    const uint64_t sad =
+                        wide[v].dsp.int_sad(pl.a, pl.stride, pl.b, pl.stride, w, h, bpc, tmp);
+                    wide[v].n++;
+                    if (sad_c != sad) {
+                        wide[v].bad++;
+                        CHECK(0, "checkasm int_sad %s: %ux%u bpc %u %s: C %" PRIu64 ", %" PRIu64,
+                              wide[v].name, w, h, bpc, fill_names[fill], sad_c, sad);
                     }
                 }
                 free(tmp);
@@ -306,8 +320,10 @@ static void test_checkasm(void)
     printf("checkasm: blur avx2 vs c: %u cases, %u differ; sad: %u cases, %u differ; "
            "int_sad: %u cases, %u differ\n",
            n_blur, bad_blur, n_sad, bad_sad, n_int, bad_int);
-    if (have_avx512)
-        printf("checkasm: int_sad avx512 vs c: %u cases, %u differ\n", n_int512, bad_int512);
+    for (unsigned v = 0; v < 2; v++)
+        if (wide[v].have)
+            printf("checkasm: int_sad %s vs c: %u cases, %u differ\n", wide[v].name, wide[v].n,
+                   wide[v].bad);
 }
 
 /* ---- running an extractor on synthetic frames ---- */

@@ -492,6 +492,7 @@ void ls_adm_dsp_init(LsAdmDsp *dsp, uint64_t cpu_flags);
 void ls_adm_dsp_init_c(LsAdmDsp *dsp);
 void ls_adm_dsp_init_avx2(LsAdmDsp *dsp);
 void ls_adm_dsp_init_avx512(LsAdmDsp *dsp);
+void ls_adm_dsp_init_avx512vnni(LsAdmDsp *dsp);
 
 #endif /* host */
 

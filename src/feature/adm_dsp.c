@@ -205,6 +205,8 @@ void ls_adm_dsp_init(LsAdmDsp *dsp, uint64_t cpu_flags)
         ls_adm_dsp_init_avx2(dsp);
     if (cpu_flags & LS_CPU_FLAG_AVX512)
         ls_adm_dsp_init_avx512(dsp);
+    if ((cpu_flags & LS_CPU_FLAG_AVX512) && (cpu_flags & LS_CPU_FLAG_AVX512ICL))
+        ls_adm_dsp_init_avx512vnni(dsp);
 #else
     (void)cpu_flags;
 #endif

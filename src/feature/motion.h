@@ -171,5 +171,8 @@ uint64_t ls_int_motion_sad_avx2(const void *prev, ptrdiff_t prev_stride, const v
 uint64_t ls_int_motion_sad_avx512(const void *prev, ptrdiff_t prev_stride, const void *cur,
                                   ptrdiff_t cur_stride, unsigned w, unsigned h, unsigned bpc,
                                   void *tmp);
+uint64_t ls_int_motion_sad_avx512vnni(const void *prev, ptrdiff_t prev_stride, const void *cur,
+                                      ptrdiff_t cur_stride, unsigned w, unsigned h, unsigned bpc,
+                                      void *tmp);
 
 #endif

@@ -93,6 +93,8 @@ void ls_motion_dsp_init(LsMotionDsp *dsp, uint64_t cpu_flags)
     dsp->int_sad = ls_int_motion_sad_avx2;
     if (cpu_flags & LS_CPU_FLAG_AVX512)
         dsp->int_sad = ls_int_motion_sad_avx512;
+    if ((cpu_flags & LS_CPU_FLAG_AVX512) && (cpu_flags & LS_CPU_FLAG_AVX512ICL))
+        dsp->int_sad = ls_int_motion_sad_avx512vnni;
 #else
     (void)cpu_flags;
 #endif

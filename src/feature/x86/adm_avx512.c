@@ -11,6 +11,14 @@
 
 #include "feature/adm.h"
 
+/* adm_vnni_avx512.c builds this file again under another suffix */
+#ifndef LS_ADM_AVX512_SUFFIX
+#define LS_ADM_AVX512_SUFFIX _avx512
+#endif
+#define FN_CAT(name, suffix) name##suffix
+#define FN_EXPAND(name, suffix) FN_CAT(name, suffix)
+#define FN(name) FN_EXPAND(name, LS_ADM_AVX512_SUFFIX)
+
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
 
 ALWAYS_INLINE __m512i pair16(int32_t lo, int32_t hi)
@@ -172,7 +180,7 @@ ALWAYS_INLINE void decouple16(const __m512i ob[3], const __m512i tb[3], double e
 
 ALWAYS_INLINE bool integral(double egl) { return egl == (double)(int32_t)egl; }
 
-static void decouple0_avx512(const int16_t *const o[3], const int16_t *const t[3], int c0, int c1,
+static void FN(decouple0)(const int16_t *const o[3], const int16_t *const t[3], int c0, int c1,
                              double egl, int16_t *const r[3], int16_t *const a[3])
 {
     const bool int_egl = integral(egl);
@@ -212,7 +220,7 @@ ALWAYS_INLINE __m512i gain123_8(__m512i div, __m512i t, __mmask8 o_neg, __m512i 
     return _mm512_min_epi64(_mm512_max_epi64(k, _mm512_setzero_si512()), _mm512_set1_epi64(32768));
 }
 
-static void decouple123_avx512(const int32_t *const o[3], const int32_t *const t[3], int c0, int c1,
+static void FN(decouple123)(const int32_t *const o[3], const int32_t *const t[3], int c0, int c1,
                                double egl, int32_t *const r[3], int32_t *const a[3])
 {
     const __m512i zero = _mm512_setzero_si512(), one15 = _mm512_set1_epi32(32768);
@@ -347,7 +355,6 @@ ALWAYS_INLINE bool all_zero(__m512i x) { return !_mm512_test_epi32_mask(x, x); }
 #define VI __m512i
 #define N16 32
 #define N32 16
-#define FN(name) name##_avx512
 #define VLOAD(p) _mm512_loadu_si512((const void *)(p))
 #define VSTORE(p, v) _mm512_storeu_si512((void *)(p), v)
 #define VLOAD_BYTES(p) _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(p)))
@@ -381,14 +388,14 @@ ALWAYS_INLINE bool all_zero(__m512i x) { return !_mm512_test_epi32_mask(x, x); }
 #define VSLL32 _mm512_sll_epi32
 #include "feature/x86/adm_simd.h"
 
-void ls_adm_dsp_init_avx512(LsAdmDsp *dsp)
+void FN(ls_adm_dsp_init)(LsAdmDsp *dsp)
 {
-    dsp->dwt0 = dwt0_avx512;
-    dsp->dwt123 = dwt123_avx512;
-    dsp->decouple0 = decouple0_avx512;
-    dsp->decouple123 = decouple123_avx512;
-    dsp->csf0 = csf0_avx512;
-    dsp->csf123 = csf123_avx512;
-    dsp->cm0 = cm0_avx512;
-    dsp->cm123 = cm123_avx512;
+    dsp->dwt0 = FN(dwt0);
+    dsp->dwt123 = FN(dwt123);
+    dsp->decouple0 = FN(decouple0);
+    dsp->decouple123 = FN(decouple123);
+    dsp->csf0 = FN(csf0);
+    dsp->csf123 = FN(csf123);
+    dsp->cm0 = FN(cm0);
+    dsp->cm123 = FN(cm123);
 }

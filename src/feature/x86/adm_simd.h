@@ -6,6 +6,11 @@
  * every lane is independent and every sum integer, so the width only sets how many columns a
  * step covers. */
 
+/* acc + madd(a, b) mod 2^32: one instruction with VNNI (vpdpwssd wraps like the add) */
+#ifndef VDPADD
+#define VDPADD(acc, a, b) VADD32(acc, VMADD(a, b))
+#endif
+
 static void pad_row16(int16_t *x, int n)
 {
     x[-1] = x[1];
@@ -54,10 +59,8 @@ ALWAYS_INLINE void vertical0_row(const void *const rows[4], int bpc, bool eight,
             const VI f01 = pass ? fhi01 : flo01, f23 = pass ? fhi23 : flo23;
             const VI k = pass ? khi : klo;
             int16_t *out = pass ? hi : lo;
-            VI sl = VADD32(VMADD(p01l, f01), VMADD(p23l, f23));
-            VI sh = VADD32(VMADD(p01h, f01), VMADD(p23h, f23));
-            sl = VSRA32(VADD32(sl, k), shift);
-            sh = VSRA32(VADD32(sh, k), shift);
+            const VI sl = VSRA32(VDPADD(VDPADD(k, p01l, f01), p23l, f23), shift);
+            const VI sh = VSRA32(VDPADD(VDPADD(k, p01h, f01), p23h, f23), shift);
             VSTORE(out + j, VPACKS32(sl, sh));
         }
     }
@@ -76,7 +79,7 @@ static void FN(vertical0)(const void *const rows[4], int bpc, int wi, int h0, in
  * each output, x2 the taps 2j+1, 2j+2 */
 ALWAYS_INLINE VI htap0(VI x1, VI x2, VI f01, VI f23)
 {
-    return VSRAI32(VADD32(VADD32(VMADD(x1, f01), VMADD(x2, f23)), VSET32(32768)), 16);
+    return VSRAI32(VDPADD(VDPADD(VSET32(32768), x1, f01), x2, f23), 16);
 }
 
 static void FN(dwt0)(const void *const rows[4], int bpc, int wi, int d0, int d1, void *tmp,

@@ -137,6 +137,8 @@ float ls_float_motion_sad_avx2(const float *a, const float *b, ptrdiff_t stride,
 #define VSTORE(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), v)
 #define VLOAD_BYTES(p) _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(p)))
 #define VSUB16 _mm256_sub_epi16
+#define VADD16 _mm256_add_epi16
+#define VSET16 _mm256_set1_epi16
 #define VUNPLO16 _mm256_unpacklo_epi16
 #define VUNPHI16 _mm256_unpackhi_epi16
 #define VMADD _mm256_madd_epi16

@@ -3,6 +3,11 @@
  * split is fine: the 17-bit row values are split into a high and a low byte so that every
  * product fits madd. Lanes follow the in-lane unpack/pack order of both widths. */
 
+/* acc + madd(a, b) mod 2^32: one instruction with VNNI (vpdpwssd wraps like the add) */
+#ifndef VDPADD
+#define VDPADD(acc, a, b) VADD32(acc, VMADD(a, b))
+#endif
+
 /* Pair (F[k], F[k+1]) in every 32-bit element, for madd. */
 static inline __attribute__((always_inline)) VI mi_tap_pair(int32_t lo, int32_t hi)
 {
@@ -20,6 +25,11 @@ uint64_t MI_FN(ls_int_motion_sad)(const void *prev, ptrdiff_t prev_stride, const
     const VI f01 = mi_tap_pair(LS_INT_MOTION_F0, LS_INT_MOTION_F1);
     const VI f23 = mi_tap_pair(LS_INT_MOTION_F2, LS_INT_MOTION_F1);
     const VI f4z = mi_tap_pair(LS_INT_MOTION_F0, 0);
+    /* Up to 14 bits, d0 + d4 and d1 + d3 fit int16: the symmetric taps take them in one madd,
+     * and the rounding rides with the centre tap on a lane of ones (round < 2^15). */
+    const bool fold = bpc <= 14;
+    const VI f2r = mi_tap_pair(LS_INT_MOTION_F2, bpc == 8 ? 128 : 1 << (bpc - 1));
+    const VI ones = VSET16(1);
     const unsigned shift = bpc;
     const int32_t round = bpc == 8 ? 128 : 1 << (bpc - 1);
     const VI vround = VSET32(round);
@@ -71,14 +81,21 @@ uint64_t MI_FN(ls_int_motion_sad)(const void *prev, ptrdiff_t prev_stride, const
             for (int k = 0; k < 5; k++)
                 d[k] = VLOAD(dk[k] + x);
             /* per 128-bit lane: acc_a holds pixels 0-3, acc_b 4-7; packs restores the order */
-            VI acc_a = VMADD(VUNPLO16(d[0], d[1]), f01);
-            VI acc_b = VMADD(VUNPHI16(d[0], d[1]), f01);
-            acc_a = VADD32(acc_a, VMADD(VUNPLO16(d[2], d[3]), f23));
-            acc_b = VADD32(acc_b, VMADD(VUNPHI16(d[2], d[3]), f23));
-            acc_a = VADD32(acc_a, VMADD(VUNPLO16(d[4], zero), f4z));
-            acc_b = VADD32(acc_b, VMADD(VUNPHI16(d[4], zero), f4z));
-            const VI row_a = VSRA32(VADD32(acc_a, vround), vshift);
-            const VI row_b = VSRA32(VADD32(acc_b, vround), vshift);
+            VI acc_a, acc_b;
+            if (fold) {
+                const VI s04 = VADD16(d[0], d[4]), s13 = VADD16(d[1], d[3]);
+                acc_a = VDPADD(VMADD(VUNPLO16(s04, s13), f01), VUNPLO16(d[2], ones), f2r);
+                acc_b = VDPADD(VMADD(VUNPHI16(s04, s13), f01), VUNPHI16(d[2], ones), f2r);
+            } else {
+                acc_a = VDPADD(vround, VUNPLO16(d[0], d[1]), f01);
+                acc_b = VDPADD(vround, VUNPHI16(d[0], d[1]), f01);
+                acc_a = VDPADD(acc_a, VUNPLO16(d[2], d[3]), f23);
+                acc_b = VDPADD(acc_b, VUNPHI16(d[2], d[3]), f23);
+                acc_a = VDPADD(acc_a, VUNPLO16(d[4], zero), f4z);
+                acc_b = VDPADD(acc_b, VUNPHI16(d[4], zero), f4z);
+            }
+            const VI row_a = VSRA32(acc_a, vshift);
+            const VI row_b = VSRA32(acc_b, vshift);
             const VI hi = VPACKS32(VSRAI32(row_a, 8), VSRAI32(row_b, 8));
             const VI lo = VPACKS32(VAND(row_a, low_byte), VAND(row_b, low_byte));
             VSTORE(rh + x, hi);
@@ -109,13 +126,13 @@ uint64_t MI_FN(ls_int_motion_sad)(const void *prev, ptrdiff_t prev_stride, const
             for (int odd = 0; odd < 2; odd++) {
                 const int b = x - 2 + odd;
                 VI hs = VMADD(VLOAD(rh + b), f01);
-                VI ls = VMADD(VLOAD(rl + b), f01);
-                hs = VADD32(hs, VMADD(VLOAD(rh + b + 2), f23));
-                ls = VADD32(ls, VMADD(VLOAD(rl + b + 2), f23));
-                hs = VADD32(hs, VMADD(VLOAD(rh + b + 4), f4z));
-                ls = VADD32(ls, VMADD(VLOAD(rl + b + 4), f4z));
+                VI ls = VDPADD(hround, VLOAD(rl + b), f01);
+                hs = VDPADD(hs, VLOAD(rh + b + 2), f23);
+                ls = VDPADD(ls, VLOAD(rl + b + 2), f23);
+                hs = VDPADD(hs, VLOAD(rh + b + 4), f4z);
+                ls = VDPADD(ls, VLOAD(rl + b + 4), f4z);
                 /* (256 H + L + 32768) >> 16 == (H + ((L + 32768) >> 8)) >> 8 */
-                const VI val = VSRAI32(VADD32(hs, VSRAI32(VADD32(ls, hround), 8)), 8);
+                const VI val = VSRAI32(VADD32(hs, VSRAI32(ls, 8)), 8);
                 row_sum = VADD32(row_sum, VABS32(val));
             }
         }
