@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/picture_ref.h"
 #include "input/input.h"
 
 static int failures, checks;
@@ -405,6 +406,7 @@ static void test_luma_only(void)
         fclose(f);
         const LsRawParams raw = { .w = info.w, .h = info.h, .bpc = info.bpc, .fmt = info.fmt };
         vmaf_picture_alloc(&pic, info.fmt, info.bpc, info.w, info.h);
+        CHECK(!ls_picture_depth_checked(&pic, 0), "%s: a new picture marked as checked", what);
         for (unsigned mode = 0; mode < 4; mode++) {
             const bool at = mode & 1, cut = mode & 2;
             if (cut && truncate(path, whole - 3)) /* inside the last frame's last chroma plane */
@@ -447,6 +449,11 @@ static void test_luma_only(void)
                                          row_bytes(&pic, 0));
                 CHECK(r == 1 && luma_same && chroma_kept, "%s%s%s: frame %d: %d %s", what,
                       at ? " at index" : "", cut ? " (cut file)" : "", i, r, err);
+                /* the luma read is the luma checked against the depth (cambi relies on it) */
+                CHECK(ls_picture_depth_checked(&pic, 0) && !ls_picture_depth_checked(&pic, 1),
+                      "%s%s: frame %d: planes marked as checked: luma %d, Cb %d", what,
+                      at ? " at index" : "", i, ls_picture_depth_checked(&pic, 0),
+                      ls_picture_depth_checked(&pic, 1));
             }
             if (!cut) {
                 const int r = at ? ls_input_read_at(in, FRAMES, &pic, err, sizeof(err))

@@ -22,6 +22,7 @@ struct VmafRef {
     /* borrowed pictures (ls_picture_borrow): mem is its owner's, handed back through this */
     void (*give_back)(void *mem, size_t size);
     VmafPicture pic;         /* pool pictures: the picture as handed out */
+    atomic_uint depth_checked; /* ls_picture_set_depth_checked's planes */
 };
 
 struct LsPicturePool {
@@ -195,6 +196,17 @@ int ls_picture_borrow(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bpc, 
     return 0;
 }
 
+void ls_picture_set_depth_checked(VmafPicture *pic, unsigned planes)
+{
+    if (pic && pic->ref)
+        atomic_store(&pic->ref->depth_checked, planes);
+}
+
+bool ls_picture_depth_checked(const VmafPicture *pic, unsigned plane)
+{
+    return pic && pic->ref && (atomic_load(&pic->ref->depth_checked) >> plane & 1u);
+}
+
 void ls_picture_ref(VmafPicture *dst, const VmafPicture *src)
 {
     *dst = *src;
@@ -288,6 +300,7 @@ int ls_picture_pool_fetch_within(LsPicturePool *pool, VmafPicture *pic, int ms)
     VmafRef *ref = pool->free_list[--pool->n_free];
     pthread_mutex_unlock(&pool->lock);
     atomic_store(&ref->count, 1);
+    atomic_store(&ref->depth_checked, 0u); /* new samples will be written */
     *pic = ref->pic;
     return 0;
 }

@@ -1,6 +1,8 @@
 #ifndef LOCKSTEP_CORE_PICTURE_REF_H
 #define LOCKSTEP_CORE_PICTURE_REF_H
 
+#include <stdbool.h>
+
 #include "core/backend.h"
 #include "lockstep/picture.h"
 
@@ -19,6 +21,14 @@ typedef struct LsBorrowedFrame {
 } LsBorrowedFrame;
 int ls_picture_borrow(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bpc, unsigned w,
                       unsigned h, const LsBorrowedFrame *frame);
+
+/* Planes (bit p for plane p) whose every sample the reader has found within the picture's
+ * depth (src/input/input.c), so that an extractor which must not meet a sample above it need
+ * not look again. The reader sets none before it writes samples and the checked ones after;
+ * a pool clears them when it hands the picture out. Pictures from elsewhere (the library's
+ * callers) have none. */
+void ls_picture_set_depth_checked(VmafPicture *pic, unsigned planes);
+bool ls_picture_depth_checked(const VmafPicture *pic, unsigned plane);
 
 typedef struct LsPicturePool LsPicturePool;
 /* host: where the pictures' memory comes from (NULL: the heap); it must outlive the pool. */

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/picture_ref.h"
 #include "core/extractor.h"
 #include "feature/cambi.h"
 
@@ -662,6 +663,7 @@ typedef struct RowMaker {
     const LsCambiGeometry *g;
     const VmafPicture *pic;
     uint16_t *cur, *next; /* anti-dithering: converted rows r and r + 1 */
+    bool check;           /* rows to be checked against the depth */
 } RowMaker;
 
 static int make_row(void *ctx, unsigned r, uint16_t *out, const uint16_t **at)
@@ -693,7 +695,7 @@ static int make_row(void *ctx, unsigned r, uint16_t *out, const uint16_t **at)
     /* the working size is the input's: rows are checked as they are converted */
     const uint8_t *row = plane + (ptrdiff_t)r * in_stride;
     const uint8_t *below = r + 1 < h ? row + in_stride : row;
-    if (depth_checked(bpc) && row_above(row, w, (1u << bpc) - 1))
+    if (m->check && row_above(row, w, (1u << bpc) - 1))
         return depth_error(s, m->pic);
     if (!s->antidither) {
         if (bpc == 10)
@@ -731,7 +733,9 @@ static int score_picture(const LsCambiState *s, const LsCambiDsp *dsp, Scratch *
                          const LsCambiGeometry *g, const VmafPicture *pic, bool heatmaps,
                          unsigned index, double *score)
 {
-    if (g->pos_y && depth_checked(s->bpc)) { /* resampled: the whole input is checked first */
+    /* not again where the reader has checked the luma (the CLI's inputs) */
+    const bool check = depth_checked(s->bpc) && !ls_picture_depth_checked(pic, 0);
+    if (g->pos_y && check) { /* resampled: the whole input is checked first */
         const int err = ls_cambi_check_top(luma_max(s, pic), s->bpc);
         if (err)
             return err;
@@ -739,7 +743,7 @@ static int score_picture(const LsCambiState *s, const LsCambiDsp *dsp, Scratch *
     /* scale 0 starts decimated with the speed-up (§6.2); the scales are stored at its width */
     const bool half = g->sw[0] != g->w || g->sh[0] != g->h;
     const ptrdiff_t stride = (ptrdiff_t)g->sw[0];
-    RowMaker maker = { s, dsp, g, pic, x->conv, x->conv + g->w };
+    RowMaker maker = { s, dsp, g, pic, x->conv, x->conv + g->w, check };
     int err = ls_cambi_spatial_mask(dsp, x->img, x->mask, stride, g->w, g->h, g->mask_index, half,
                                     make_row, &maker, x->tmp);
     if (err)

@@ -330,6 +330,9 @@ static void swap_bytes(VmafPicture *pic, const LsFrameGeometry *geo, unsigned p,
     }
 }
 
+/* the mask of planes 0 .. n-1 */
+static unsigned plane_bits(unsigned n) { return n >= 3 ? 7u : (1u << n) - 1; }
+
 /* Samples above the depth are refused rather than scored: an 8-bit file read with -b 10 (two
  * samples read as one word) would otherwise give a quiet, meaningless score. Checks rows
  * [y0, y1) of plane p; writes the reason, without the file name, into why. */
@@ -416,6 +419,7 @@ int ls_input_read_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err, s
         pic->w[0] != in->info.w || pic->h[0] != in->info.h)
         return fail(err, err_len, in->name, -EINVAL,
                     "picture does not have the input's geometry");
+    ls_picture_set_depth_checked(pic, 0); /* its samples change now */
     const int fd = fileno(in->file);
     const size_t marker = in->info.y4m ? 6 : 0;
     const uint64_t stride = marker + in->info.frame_bytes;
@@ -504,6 +508,7 @@ int ls_input_read_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err, s
                 return fail(err, err_len, in->name, bad, "%s", why);
         }
     }
+    ls_picture_set_depth_checked(pic, plane_bits(planes));
     return 1;
 }
 
@@ -624,6 +629,7 @@ int ls_input_borrow_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err,
             return fail(err, err_len, in->name, ret, "%s", why);
         }
     }
+    ls_picture_set_depth_checked(pic, plane_bits(planes));
     return 1;
 }
 
@@ -883,6 +889,7 @@ int ls_input_read(LsInput *in, VmafPicture *pic, char *err, size_t err_len)
             return fail(err, err_len, in->name, -EINVAL,
                         "picture plane %u does not have the input's geometry", p);
     }
+    ls_picture_set_depth_checked(pic, 0); /* its samples change now */
     if (in->av)
         return read_decoded(in, pic, err, err_len);
 
@@ -923,6 +930,7 @@ int ls_input_read(LsInput *in, VmafPicture *pic, char *err, size_t err_len)
         if (bad)
             return fail_stream(in, err, err_len, bad, "%s", why);
     }
+    ls_picture_set_depth_checked(pic, plane_bits(planes));
     in->frame_index++;
     return 1;
 }
