@@ -15,6 +15,7 @@ usage: bench.py --cli build/tools/lockstep --gen-tool build/tools/lockstep-gen -
                 [--fixture p01 --fixtures DIR] [--gen WxH:FMT:BITS:FRAMES ...]
                 [--feature psnr_hvs ...] [--model vmaf_v1.0.16_3d0h ...] [--threads 1 2]
                 [--backend cpu cuda] [--runs 5] [--encode h264 hevc av1]
+                [--whole [--env NAME=VALUE] [--base-cli OTHER_BUILD/tools/lockstep]]
 """
 import argparse
 import os
@@ -55,9 +56,9 @@ def median_time(cmd, runs):
     return statistics.median(w for w, _, _ in t), statistics.median(u for _, u, _ in t)
 
 
-def cli_command(a, ref, dis, args, backend, threads, mask):
-    """The lockstep command line of one row (without --frame_cnt)."""
-    cmd = [a.cli, "-r", ref, "-d", dis] + args + [
+def cli_command(a, ref, dis, args, backend, threads, mask, cli=None):
+    """The lockstep command line of one row (without --frame_cnt), of --cli or another build."""
+    cmd = [cli or a.cli, "-r", ref, "-d", dis] + args + [
         "-q", "--backend", backend, "--threads", threads, "--json", "-o", os.path.join(a.work, "out.json")]
     return cmd + ["--cpumask", mask] if mask else cmd
 
@@ -95,6 +96,9 @@ def main():
     ap.add_argument("--env", action="append", default=[],
                     help="with --whole: each row also with this NAME=VALUE in the environment, "
                          "interleaved with it (e.g. LOCKSTEP_NO_MAP=1: frames copied, not borrowed)")
+    ap.add_argument("--base-cli", default=None,
+                    help="with --whole: each row also with this other build of the CLI (e.g. of an "
+                         "earlier commit), interleaved with it: an A/B of two builds in one call")
     ap.add_argument("--encode", nargs="+", default=[], choices=sorted(ENCODERS),
                     help="also time each generated reference against an encode of it (a container input)")
     a = ap.parse_args()
@@ -143,13 +147,15 @@ def main():
         for label, args in what:
             for backend in a.backend:
                 if a.whole:
-                    envs = [[]] + ([a.env] if a.env else [])
+                    # (CLI, environment, what the backend column adds)
+                    variants = [(None, [], [])] + ([(None, a.env, a.env)] if a.env else []) + \
+                               ([(a.base_cli, [], ["(--base-cli)"])] if a.base_cli else [])
                     for mask in masks:
-                        rows = [(t, env) for t in a.threads for env in envs]
-                        cmds = [(cli_command(a, ref, dis, args, backend, t, mask) + ["--frame_cnt", str(n)],
-                                 env) for t, env in rows]
-                        for (threads, env), (best, med, wall) in zip(rows, whole_rows(cmds, a.runs)):
-                            print(f"| {name}, {n} frames | {label} | {' '.join([backend] + env)} | {threads} | "
+                        rows = [(t, v) for t in a.threads for v in variants]
+                        cmds = [(cli_command(a, ref, dis, args, backend, t, mask, cli) +
+                                 ["--frame_cnt", str(n)], env) for t, (cli, env, _) in rows]
+                        for (threads, (_, _, note)), (best, med, wall) in zip(rows, whole_rows(cmds, a.runs)):
+                            print(f"| {name}, {n} frames | {label} | {' '.join([backend] + note)} | {threads} | "
                                   f"{mask or '-'} | {best:.3f} s ({med:.3f}) | {wall:.3f} s |", flush=True)
                     continue
                 for threads in a.threads:
