@@ -419,58 +419,21 @@ ALWAYS_INLINE int64_t hsum64(__m256i v)
     return (int64_t)((uint64_t)_mm_cvtsi128_si64(s) + (uint64_t)_mm_extract_epi64(s, 1));
 }
 
-static void den123_avx2(const int32_t *const band[3], int j0, int j1, int sq, uint32_t cs,
-                        uint32_t cr, uint64_t acc[3])
+/* the first n of the 16 int16 (8 int32) lanes at p, the others 0 (p may be read past n) */
+ALWAYS_INLINE __m256i load_first16(const int16_t *p, int n)
 {
-    const __m256i sqr = _mm256_set1_epi64x(1ll << sq), crv = _mm256_set1_epi64x(cr);
-    const __m128i sqs = _mm_cvtsi32_si128(sq), csv = _mm_cvtsi32_si128((int)cs);
-    const __m256i min32 = _mm256_set1_epi32(INT32_MIN);
-    for (int b = 0; b < 3; b++) {
-        __m256i s = _mm256_setzero_si256();
-        uint64_t tail = 0;
-        for (int j = j0; j < j1; j += 8) {
-            const __m256i v = _mm256_loadu_si256((const __m256i *)(band[b] + j));
-            const __m256i valid = first_lanes32(j1 - j);
-            if (!_mm256_testz_si256(_mm256_cmpeq_epi32(v, min32), valid)) {
-                /* |INT32_MIN|^2 >> sq needs 33 bits: the reference's arithmetic */
-                for (int jj = j; jj < j1 && jj < j + 8; jj++)
-                    tail += ls_adm_den123_term(band[b][jj], sq, cs, cr);
-                continue;
-            }
-            const __m256i mag = _mm256_and_si256(_mm256_abs_epi32(v), valid);
-            for (int odd = 0; odd < 2; odd++) {
-                const __m256i mm = odd ? _mm256_srli_epi64(mag, 32) : mag;
-                const __m256i q =
-                    _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(mm, mm), sqr), sqs);
-                s = _mm256_add_epi64(
-                    s, _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(q, mm), crv), csv));
-            }
-        }
-        acc[b] = (uint64_t)hsum64(s) + tail;
-    }
+    return _mm256_and_si256(_mm256_loadu_si256((const __m256i *)p), first_lanes16(n));
+}
+ALWAYS_INLINE __m256i load_first32(const int32_t *p, int n)
+{
+    return _mm256_and_si256(_mm256_loadu_si256((const __m256i *)p), first_lanes32(n));
 }
 
-static void den0_avx2(const int16_t *const band[3], int j0, int j1, uint64_t acc[3])
+/* some int32 lane is INT32_MIN */
+ALWAYS_INLINE bool any_int32_min(__m256i v)
 {
-    const __m256i zero = _mm256_setzero_si256();
-    for (int b = 0; b < 3; b++) {
-        __m256i s = zero;
-        for (int j = j0; j < j1; j += 16) {
-            const __m256i mag = _mm256_and_si256(
-                _mm256_abs_epi16(_mm256_loadu_si256((const __m256i *)(band[b] + j))),
-                first_lanes16(j1 - j));
-            const __m256i lo = _mm256_mullo_epi16(mag, mag), hi = _mm256_mulhi_epu16(mag, mag);
-            const __m256i sq[2] = { _mm256_unpacklo_epi16(lo, hi), _mm256_unpackhi_epi16(lo, hi) };
-            const __m256i m1[2] = { _mm256_unpacklo_epi16(mag, zero),
-                                    _mm256_unpackhi_epi16(mag, zero) };
-            for (int g = 0; g < 2; g++) {
-                s = _mm256_add_epi64(s, _mm256_mul_epu32(sq[g], m1[g]));
-                s = _mm256_add_epi64(s, _mm256_mul_epu32(_mm256_srli_epi64(sq[g], 32),
-                                                         _mm256_srli_epi64(m1[g], 32)));
-            }
-        }
-        acc[b] = (uint64_t)hsum64(s);
-    }
+    return !_mm256_testz_si256(_mm256_cmpeq_epi32(v, _mm256_set1_epi32(INT32_MIN)),
+                               _mm256_set1_epi32(-1));
 }
 
 /* max(x, 0) in the first n lanes (n may exceed the lane count), 0 in the others */
@@ -517,6 +480,10 @@ ALWAYS_INLINE bool all_zero(__m256i x) { return _mm256_testz_si256(x, x); }
 #define VMULLO32 _mm256_mullo_epi32
 #define VSUB32 _mm256_sub_epi32
 #define VSLL32 _mm256_sll_epi32
+#define VABS16 _mm256_abs_epi16
+#define VMULLO16 _mm256_mullo_epi16
+#define VMULHIU16 _mm256_mulhi_epu16
+#define VMULU32 _mm256_mul_epu32
 #include "feature/x86/adm_simd.h"
 
 void ls_adm_dsp_init_avx2(LsAdmDsp *dsp)

@@ -351,63 +351,20 @@ ALWAYS_INLINE __m512i keep_positive(__m512i x, int n)
 
 ALWAYS_INLINE bool all_zero(__m512i x) { return !_mm512_test_epi32_mask(x, x); }
 
-/* ---- denominator (adm.md §8.2): the sums of |b|^3 of adm_avx2.c on twice the lanes, masked
- * loads instead of the lanes cleared after them ---- */
-
-static void FN(den0)(const int16_t *const band[3], int j0, int j1, uint64_t acc[3])
+/* the first n of the 32 int16 (16 int32) lanes at p, the others 0 (masked: not read) */
+ALWAYS_INLINE __m512i load_first16(const int16_t *p, int n)
 {
-    const __m512i zero = _mm512_setzero_si512();
-    for (int b = 0; b < 3; b++) {
-        __m512i s = zero;
-        for (int j = j0; j < j1; j += 32) {
-            const int n = j1 - j;
-            const __mmask32 valid = n >= 32 ? 0xffffffffu : (__mmask32)((1u << n) - 1);
-            /* |b| as uint16 (|-32768| = 32768), |b|^2 as its low and high halves */
-            const __m512i mag = _mm512_abs_epi16(_mm512_maskz_loadu_epi16(valid, band[b] + j));
-            const __m512i lo = _mm512_mullo_epi16(mag, mag), hi = _mm512_mulhi_epu16(mag, mag);
-            const __m512i sq[2] = { _mm512_unpacklo_epi16(lo, hi), _mm512_unpackhi_epi16(lo, hi) };
-            const __m512i m1[2] = { _mm512_unpacklo_epi16(mag, zero),
-                                    _mm512_unpackhi_epi16(mag, zero) };
-            for (int g = 0; g < 2; g++) {
-                s = _mm512_add_epi64(s, _mm512_mul_epu32(sq[g], m1[g]));
-                s = _mm512_add_epi64(s, _mm512_mul_epu32(_mm512_srli_epi64(sq[g], 32),
-                                                         _mm512_srli_epi64(m1[g], 32)));
-            }
-        }
-        acc[b] = (uint64_t)hsum64(s);
-    }
+    return _mm512_maskz_loadu_epi16(n >= 32 ? 0xffffffffu : (__mmask32)((1u << n) - 1), p);
+}
+ALWAYS_INLINE __m512i load_first32(const int32_t *p, int n)
+{
+    return _mm512_maskz_loadu_epi32(first16(n), p);
 }
 
-static void FN(den123)(const int32_t *const band[3], int j0, int j1, int sq, uint32_t cs,
-                       uint32_t cr, uint64_t acc[3])
+/* some int32 lane is INT32_MIN */
+ALWAYS_INLINE bool any_int32_min(__m512i v)
 {
-    const __m512i sqr = _mm512_set1_epi64(1ll << sq), crv = _mm512_set1_epi64(cr);
-    const __m128i sqs = _mm_cvtsi32_si128(sq), csv = _mm_cvtsi32_si128((int)cs);
-    const __m512i min32 = _mm512_set1_epi32(INT32_MIN);
-    for (int b = 0; b < 3; b++) {
-        __m512i s = _mm512_setzero_si512();
-        uint64_t tail = 0;
-        for (int j = j0; j < j1; j += 16) {
-            const __mmask16 valid = first16(j1 - j);
-            const __m512i v = _mm512_maskz_loadu_epi32(valid, band[b] + j);
-            if (_mm512_mask_cmpeq_epi32_mask(valid, v, min32)) {
-                /* |INT32_MIN|^2 >> sq needs 33 bits: the reference's arithmetic */
-                for (int jj = j; jj < j1 && jj < j + 16; jj++)
-                    tail += ls_adm_den123_term(band[b][jj], sq, cs, cr);
-                continue;
-            }
-            /* lanes past j1 are 0: (2^sq >> sq) * 0 + cr, below 2^cs, adds 0 */
-            const __m512i mag = _mm512_abs_epi32(v);
-            for (int odd = 0; odd < 2; odd++) {
-                const __m512i mm = odd ? _mm512_srli_epi64(mag, 32) : mag;
-                const __m512i q =
-                    _mm512_srl_epi64(_mm512_add_epi64(_mm512_mul_epu32(mm, mm), sqr), sqs);
-                s = _mm512_add_epi64(
-                    s, _mm512_srl_epi64(_mm512_add_epi64(_mm512_mul_epu32(q, mm), crv), csv));
-            }
-        }
-        acc[b] = (uint64_t)hsum64(s) + tail;
-    }
+    return _mm512_cmpeq_epi32_mask(v, _mm512_set1_epi32(INT32_MIN)) != 0;
 }
 
 /* the vector macros of the shared units (adm_simd.h) */
@@ -445,6 +402,10 @@ static void FN(den123)(const int32_t *const band[3], int j0, int j1, int sq, uin
 #define VMULLO32 _mm512_mullo_epi32
 #define VSUB32 _mm512_sub_epi32
 #define VSLL32 _mm512_sll_epi32
+#define VABS16 _mm512_abs_epi16
+#define VMULLO16 _mm512_mullo_epi16
+#define VMULHIU16 _mm512_mulhi_epu16
+#define VMULU32 _mm512_mul_epu32
 #include "feature/x86/adm_simd.h"
 
 void FN(ls_adm_dsp_init)(LsAdmDsp *dsp)

@@ -1,10 +1,10 @@
-/* Integer ADM row units for one x86 vector width: the DWTs, the CSF and the numerators.
- * Included by adm_avx2.c and adm_avx512.c after they define the vector macros (VI, N16, N32,
- * V*, FN) and the helpers whose best form differs by width (pair16, wrap16, csf123_lanes,
- * scaled_abs_high, cube_terms, hsum64, keep_positive, all_zero, in_int16_rows and the
- * VJOIN/VINTERLEAVE_LOW_HALVES shuffles). One algorithm, two widths:
- * every lane is independent and every sum integer, so the width only sets how many columns a
- * step covers. */
+/* Integer ADM row units for one x86 vector width: the DWTs, the CSF, the numerators and the
+ * denominators. Included by adm_avx2.c and adm_avx512.c after they define the vector macros (VI,
+ * N16, N32, V*, FN) and the helpers whose best form differs by width (pair16, wrap16,
+ * csf123_lanes, scaled_abs_high, cube_terms, hsum64, keep_positive, all_zero, in_int16_rows,
+ * load_first16, load_first32, any_int32_min and the VJOIN/VINTERLEAVE_LOW_HALVES shuffles). One
+ * algorithm, two widths: every lane is independent and every sum integer, so the width only sets
+ * how many columns a step covers. */
 
 /* acc + madd(a, b) mod 2^32: one instruction with VNNI (vpdpwssd wraps like the add) */
 #ifndef VDPADD
@@ -314,4 +314,54 @@ static void FN(cm123)(const int32_t *const src[3], const int32_t *f_up, const in
     }
     for (int b = 0; b < 3; b++)
         acc[b] = hsum64(sum[b]);
+}
+
+/* ---- denominator (adm.md §8.2): sums of |b|^3 per band ---- */
+
+static void FN(den0)(const int16_t *const band[3], int j0, int j1, uint64_t acc[3])
+{
+    const VI zero = VZERO();
+    for (int b = 0; b < 3; b++) {
+        VI s = zero;
+        for (int j = j0; j < j1; j += N16) {
+            /* |b| as uint16 (|-32768| = 32768), |b|^2 as its low and high halves */
+            const VI mag = VABS16(load_first16(band[b] + j, j1 - j));
+            const VI lo = VMULLO16(mag, mag), hi = VMULHIU16(mag, mag);
+            const VI sq[2] = { VUNPLO16(lo, hi), VUNPHI16(lo, hi) };
+            const VI m1[2] = { VUNPLO16(mag, zero), VUNPHI16(mag, zero) };
+            for (int g = 0; g < 2; g++) {
+                s = VADD64(s, VMULU32(sq[g], m1[g]));
+                s = VADD64(s, VMULU32(VSRLI64(sq[g], 32), VSRLI64(m1[g], 32)));
+            }
+        }
+        acc[b] = (uint64_t)hsum64(s);
+    }
+}
+
+static void FN(den123)(const int32_t *const band[3], int j0, int j1, int sq, uint32_t cs,
+                       uint32_t cr, uint64_t acc[3])
+{
+    const VI sqr = VSET64(1ll << sq), crv = VSET64(cr);
+    const __m128i sqs = _mm_cvtsi32_si128(sq), csv = _mm_cvtsi32_si128((int)cs);
+    for (int b = 0; b < 3; b++) {
+        VI s = VZERO();
+        uint64_t tail = 0;
+        for (int j = j0; j < j1; j += N32) {
+            const VI v = load_first32(band[b] + j, j1 - j);
+            if (any_int32_min(v)) {
+                /* |INT32_MIN|^2 >> sq needs 33 bits: the reference's arithmetic */
+                for (int jj = j; jj < j1 && jj < j + N32; jj++)
+                    tail += ls_adm_den123_term(band[b][jj], sq, cs, cr);
+                continue;
+            }
+            /* lanes past j1 are 0: (2^sq >> sq) * 0 + cr, below 2^cs, adds 0 */
+            const VI mag = VABS32(v);
+            for (int odd = 0; odd < 2; odd++) {
+                const VI mm = odd ? VSRLI64(mag, 32) : mag;
+                const VI q = VSRL64(VADD64(VMULU32(mm, mm), sqr), sqs);
+                s = VADD64(s, VSRL64(VADD64(VMULU32(q, mm), crv), csv));
+            }
+        }
+        acc[b] = (uint64_t)hsum64(s) + tail;
+    }
 }
