@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/picture_ref.h"
 #include "core/extractor.h"
+#include "core/picture_ref.h"
 #include "feature/cambi.h"
 
 #define CAMBI_MIN_SIDE 216 /* one side must be at least this (§3.1) */

@@ -25,14 +25,14 @@ uint64_t MI_FN(ls_int_motion_sad)(const void *prev, ptrdiff_t prev_stride, const
     const VI f01 = mi_tap_pair(LS_INT_MOTION_F0, LS_INT_MOTION_F1);
     const VI f23 = mi_tap_pair(LS_INT_MOTION_F2, LS_INT_MOTION_F1);
     const VI f4z = mi_tap_pair(LS_INT_MOTION_F0, 0);
-    /* Up to 14 bits, d0 + d4 and d1 + d3 fit int16: the symmetric taps take them in one madd,
-     * and the rounding rides with the centre tap on a lane of ones (round < 2^15). */
-    const bool fold = bpc <= 14;
-    const VI f2r = mi_tap_pair(LS_INT_MOTION_F2, bpc == 8 ? 128 : 1 << (bpc - 1));
-    const VI ones = VSET16(1);
     const unsigned shift = bpc;
     const int32_t round = bpc == 8 ? 128 : 1 << (bpc - 1);
     const VI vround = VSET32(round);
+    /* Up to 14 bits, d0 + d4 and d1 + d3 fit int16: the symmetric taps take them in one madd,
+     * and the rounding rides with the centre tap on a lane of ones (round < 2^15). */
+    const bool fold = bpc <= 14;
+    const VI f2r = mi_tap_pair(LS_INT_MOTION_F2, round);
+    const VI ones = VSET16(1);
     const __m128i vshift = _mm_cvtsi32_si128((int)shift);
     const VI low_byte = VSET32(0xff);
     const VI hround = VSET32(32768);
