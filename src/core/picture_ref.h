@@ -2,6 +2,7 @@
 #define LOCKSTEP_CORE_PICTURE_REF_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "core/backend.h"
 #include "lockstep/picture.h"
@@ -29,6 +30,17 @@ int ls_picture_borrow(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bpc, 
  * callers) have none. */
 void ls_picture_set_depth_checked(VmafPicture *pic, unsigned planes);
 bool ls_picture_depth_checked(const VmafPicture *pic, unsigned plane);
+
+/* Whether a row of w 16-bit samples has one above max (2^bpc - 1: all ones, so the OR tells):
+ * the depth check of the reader and of extractors that check their own input. */
+static inline bool ls_row_above_depth(const void *row, unsigned w, unsigned max)
+{
+    const uint16_t *r = (const uint16_t *)row;
+    uint16_t any = 0; /* 16-bit lanes: the OR vectorises without widening */
+    for (unsigned j = 0; j < w; j++)
+        any = (uint16_t)(any | r[j]);
+    return any > max;
+}
 
 typedef struct LsPicturePool LsPicturePool;
 /* host: where the pictures' memory comes from (NULL: the heap); it must outlive the pool. */

@@ -639,21 +639,11 @@ static unsigned luma_max(const LsCambiState *s, const VmafPicture *pic)
 }
 
 /* Input validation (§5.1): samples above the depth would index past the histograms. */
-static bool depth_checked(unsigned bpc) { return bpc != 8 && bpc != 16; }
+static bool depth_can_overflow(unsigned bpc) { return bpc != 8 && bpc != 16; }
 
 static int depth_error(const LsCambiState *s, const VmafPicture *pic)
 {
     return ls_cambi_check_top(luma_max(s, pic), s->bpc);
-}
-
-/* Whether a row of w 16-bit samples has one above max (2^bpc - 1: all ones, so the OR tells). */
-static bool row_above(const uint8_t *row, unsigned w, unsigned max)
-{
-    const uint16_t *r = (const uint16_t *)(const void *)row;
-    uint16_t any = 0; /* 16-bit lanes: the OR vectorises without widening */
-    for (unsigned j = 0; j < w; j++)
-        any = (uint16_t)(any | r[j]);
-    return any > max;
 }
 
 /* Makes the rows of the 10-bit working picture (§5) one at a time, for ls_cambi_spatial_mask. */
@@ -695,7 +685,7 @@ static int make_row(void *ctx, unsigned r, uint16_t *out, const uint16_t **at)
     /* the working size is the input's: rows are checked as they are converted */
     const uint8_t *row = plane + (ptrdiff_t)r * in_stride;
     const uint8_t *below = r + 1 < h ? row + in_stride : row;
-    if (m->check && row_above(row, w, (1u << bpc) - 1))
+    if (m->check && ls_row_above_depth(row, w, (1u << bpc) - 1))
         return depth_error(s, m->pic);
     if (!s->antidither) {
         if (bpc == 10)
@@ -734,7 +724,7 @@ static int score_picture(const LsCambiState *s, const LsCambiDsp *dsp, Scratch *
                          unsigned index, double *score)
 {
     /* not again where the reader has checked the luma (the CLI's inputs) */
-    const bool check = depth_checked(s->bpc) && !ls_picture_depth_checked(pic, 0);
+    const bool check = depth_can_overflow(s->bpc) && !ls_picture_depth_checked(pic, 0);
     if (g->pos_y && check) { /* resampled: the whole input is checked first */
         const int err = ls_cambi_check_top(luma_max(s, pic), s->bpc);
         if (err)

@@ -348,10 +348,7 @@ static int check_depth(const LsInput *in, const VmafPicture *pic, unsigned p, un
     for (unsigned y = y0; y < y1; y++) {
         const uint16_t *row =
             (const uint16_t *)((const uint8_t *)pic->data[p] + (size_t)y * (size_t)pic->stride[p]);
-        uint16_t any = 0; /* 16-bit lanes: the OR vectorises without widening */
-        for (unsigned x = 0; x < geo->w[p]; x++)
-            any = (uint16_t)(any | row[x]);
-        if (any <= limit)
+        if (!ls_row_above_depth(row, geo->w[p], limit))
             continue;
         unsigned x = 0;
         while (row[x] <= limit)
