@@ -3,8 +3,10 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
+#include "core/picture_ref.h"
 #include "lockstep/lockstep.h"
 #include "test_util.h"
 
@@ -180,5 +182,25 @@ int main(void)
         CHECK(want[2] > 0.0 && want[1] < 60.0); /* frames differ: real motion and psnr */
     }
     alarm(0);
+
+    /* pictures packed for the CUDA twins (the CLI's 10-bit frames on a CUDA-only run) are
+     * refused by a CPU extractor, with the reason; a CPU context is not all on CUDA */
+    {
+        VmafConfiguration c1 = { .log_level = VMAF_LOG_LEVEL_NONE };
+        VmafContext *v;
+        CHECK(vmaf_init(&v, c1) == 0 && vmaf_use_feature(v, "psnr", NULL) == 0);
+        VmafPicture ref, dis;
+        CHECK(vmaf_picture_alloc(&ref, VMAF_PIX_FMT_YUV420P, 10, 64, 48) == 0);
+        CHECK(vmaf_picture_alloc(&dis, VMAF_PIX_FMT_YUV420P, 10, 64, 48) == 0);
+        ls_picture_set_packed10(&dis, 1);
+        CHECK(ls_picture_packed10(&dis) == 1 && ls_picture_packed10(&ref) == 0);
+        CHECK(vmaf_read_pictures(v, &ref, &dis, 0) != 0);
+        CHECK(strstr(lockstep_last_error(), "a packed 10-bit picture reached an extractor"));
+        CHECK(lockstep_all_on_backend(v, LOCKSTEP_BACKEND_CUDA) == 0);
+        CHECK(lockstep_all_on_backend(v, LOCKSTEP_BACKEND_CPU) == 0);
+        vmaf_picture_unref(&ref); /* a refused pair stays the caller's */
+        vmaf_picture_unref(&dis);
+        vmaf_close(v);
+    }
     return test_summary();
 }

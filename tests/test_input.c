@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/pack10.h"
 #include "core/picture_ref.h"
 #include "input/input.h"
 
@@ -470,6 +471,119 @@ static void test_luma_only(void)
         vmaf_picture_unref(&pic);
         for (int i = 0; i < FRAMES; i++)
             vmaf_picture_unref(&src[i]);
+    }
+}
+
+/* ls_input_pack10: frames read at an index come packed (core/pack10.h) with the samples of the
+ * plain read, every plane or luma only; the depth check still refuses a sample above 10 bits
+ * with the plain read's message; inputs it does not apply to are left alone. */
+static void test_pack10(void)
+{
+    static const struct {
+        enum VmafPixelFormat fmt;
+        unsigned bpc, w, h;
+        bool y4m, packs;
+    } cases[] = {
+        { VMAF_PIX_FMT_YUV420P, 10, 64, 18, true, true },
+        { VMAF_PIX_FMT_YUV444P, 10, 48, 7, false, true },
+        /* 4K rows: bands of 8 rows through the 64 KB buffer */
+        { VMAF_PIX_FMT_YUV422P, 10, 3840, 20, true, true },
+        { VMAF_PIX_FMT_YUV420P, 10, 48, 8, true, false }, /* chroma rows of 24 samples */
+        { VMAF_PIX_FMT_YUV420P, 12, 64, 8, true, false },
+        { VMAF_PIX_FMT_YUV420P, 8, 64, 8, true, false },
+    };
+    for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        enum { FRAMES = 3 };
+        char name[64], what[96], err[512], err_plain[512];
+        snprintf(name, sizeof(name), "pack10_%u.%s", c, cases[c].y4m ? "y4m" : "yuv");
+        snprintf(what, sizeof(what), "pack10 %s %s %u-bit %ux%u", cases[c].y4m ? "Y4M" : "raw",
+                 ls_pix_fmt_name(cases[c].fmt), cases[c].bpc, cases[c].w, cases[c].h);
+        const char *path = work_path(name);
+        const LsVideoInfo info = { .w = cases[c].w, .h = cases[c].h, .bpc = cases[c].bpc,
+                                   .fmt = cases[c].fmt };
+        const LsRawParams raw = { .w = info.w, .h = info.h, .bpc = info.bpc, .fmt = info.fmt };
+        FILE *f = fopen(path, "wb");
+        CHECK(f != NULL, "%s: cannot create %s", what, path);
+        if (!f)
+            continue;
+        if (cases[c].y4m)
+            ls_y4m_write_header(f, &info);
+        VmafPicture src;
+        vmaf_picture_alloc(&src, info.fmt, info.bpc, info.w, info.h);
+        for (int i = 0; i < FRAMES; i++) {
+            fill_random(&src);
+            if (i == FRAMES - 1 && info.bpc == 10) /* the last frame: one Cr sample too high */
+                ((uint16_t *)src.data[2])[src.w[2] - 1] = 1024;
+            ls_write_frame(f, &src, cases[c].y4m);
+        }
+        fclose(f);
+        vmaf_picture_unref(&src);
+        static const unsigned plane_counts[] = { 3, 1 }; /* every plane, then luma only */
+        for (unsigned pc = 0; pc < 2; pc++) {
+            const unsigned planes = plane_counts[pc];
+            LsInput *plain, *in;
+            if (ls_input_open(&plain, path, cases[c].y4m ? NULL : &raw, err, sizeof(err)) ||
+                ls_input_open(&in, path, cases[c].y4m ? NULL : &raw, err, sizeof(err))) {
+                CHECK(0, "%s: open: %s", what, err);
+                break;
+            }
+            ls_input_read_planes(plain, planes);
+            ls_input_read_planes(in, planes);
+            const bool can = ls_input_can_pack10(in);
+            CHECK(can == cases[c].packs, "%s: ls_input_can_pack10 %d", what, can);
+            CHECK(ls_input_pack10(in) == cases[c].packs, "%s: ls_input_pack10", what);
+            VmafPicture a, b;
+            vmaf_picture_alloc(&a, info.fmt, info.bpc, info.w, info.h);
+            vmaf_picture_alloc(&b, info.fmt, info.bpc, info.w, info.h);
+            for (int i = 0; i < FRAMES; i++) {
+                const int ra =
+                    ls_input_read_at(plain, (uint64_t)i, &a, err_plain, sizeof(err_plain));
+                const int rb = ls_input_read_at(in, (uint64_t)i, &b, err, sizeof(err));
+                if (ra != 1) {
+                    /* the high sample: both refuse it alike (luma only: not read, no error) */
+                    CHECK(ra < 0 && rb == ra && !strcmp(err, err_plain),
+                          "%s, %u plane(s): frame %d: %d \"%s\" against %d \"%s\"", what, planes,
+                          i, rb, err, ra, err_plain);
+                    continue;
+                }
+                CHECK(rb == 1, "%s, %u plane(s): frame %d: %d %s", what, planes, i, rb, err);
+                if (rb != 1)
+                    continue;
+                const unsigned want = cases[c].packs ? (planes == 3 ? 7u : 1u) : 0u;
+                CHECK(ls_picture_packed10(&b) == want && ls_picture_packed10(&a) == 0,
+                      "%s, %u plane(s): frame %d: packed planes %#x (plain %#x), want %#x", what,
+                      planes, i, ls_picture_packed10(&b), ls_picture_packed10(&a), want);
+                CHECK(ls_picture_depth_checked(&b, 0), "%s: frame %d: luma not marked checked",
+                      what, i);
+                int same = 1;
+                for (unsigned p = 0; p < planes && same; p++) {
+                    for (unsigned y = 0; y < a.h[p] && same; y++) {
+                        const uint16_t *ra16 = (const uint16_t *)(const void *)(
+                            (const uint8_t *)a.data[p] + (size_t)y * (size_t)a.stride[p]);
+                        if (!want) {
+                            same = !memcmp(ra16, (const uint8_t *)b.data[p] +
+                                                     (size_t)y * (size_t)b.stride[p],
+                                           row_bytes(&a, p));
+                            continue;
+                        }
+                        const uint32_t *row = (const uint32_t *)(const void *)(
+                            (const uint8_t *)b.data[p] + (size_t)y * ls_pack10_bytes(a.w[p]));
+                        for (unsigned x = 0; x < a.w[p] && same; x++) {
+                            unsigned w5[LS_PACK10_GROUP_WORDS];
+                            memcpy(w5, row + x / LS_PACK10_GROUP * LS_PACK10_GROUP_WORDS,
+                                   sizeof(w5));
+                            same = ls_unpack10_sample(w5, x % LS_PACK10_GROUP) == ra16[x];
+                        }
+                    }
+                }
+                CHECK(same, "%s, %u plane(s): frame %d: the packed samples differ from the plain "
+                      "read", what, planes, i);
+            }
+            vmaf_picture_unref(&a);
+            vmaf_picture_unref(&b);
+            ls_input_close(plain);
+            ls_input_close(in);
+        }
     }
 }
 
@@ -1180,6 +1294,7 @@ int main(int argc, char **argv)
             test_fixtures(manifest, fixtures);
         test_round_trips();
         test_luma_only();
+        test_pack10();
         test_stdin();
         test_bad_inputs();
         test_mutations();

@@ -328,6 +328,16 @@ int lockstep_run_open(LockstepRun **out, int argc, const char *const *argv)
         run->frames.bpc = ls_input_info(run->dist_in)->bpc;
     if ((err = set_up(run)))
         return err;
+    /* a run on CUDA twins alone takes 10-bit frames packed, the upload being its floor
+     * (bench/README.md); LOCKSTEP_CUDA_PACK10=0 keeps them 16-bit. Both inputs or neither, set
+     * before the readers start: a pair is packed whole. */
+    const char *pack = getenv("LOCKSTEP_CUDA_PACK10");
+    if (!run->twin && lockstep_all_on_backend(run->ctx, LOCKSTEP_BACKEND_CUDA) &&
+        !(pack && !strcmp(pack, "0")) && ls_input_can_pack10(run->ref_in) &&
+        ls_input_can_pack10(run->dist_in)) {
+        ls_input_pack10(run->ref_in);
+        ls_input_pack10(run->dist_in);
+    }
     if (frame_reader_open(&run->reader, run->ctx, run->ref_in, run->dist_in,
                           s->skip_ref + run->read_first, s->skip_dist + run->read_first,
                           run->limit,

@@ -146,6 +146,10 @@ const char *lockstep_extractor_name(unsigned i, enum LockstepBackend *backend);
 /* How many planes of each picture the registered extractors read (1: luma only, up to 3), known
  * once the first picture has been read (0 before): a reader may leave the other planes unread. */
 unsigned lockstep_planes_read(VmafContext *vmaf);
+/* 1 when the context has extractors and every one runs on a twin of `backend` (none fell back
+ * to the CPU: decided as each is registered); else 0. A CUDA-only run may then be given
+ * pictures that only its twins can read (the CLI's 10-bit packed frames). */
+int lockstep_all_on_backend(VmafContext *vmaf, enum LockstepBackend backend);
 /* The score format of a precision: "1".."17" -> "%.<N>g", "max" or "full" -> "%.17g" (round-trip
  * exact), "legacy" -> "%.6f"; NULL for anything else. */
 const char *lockstep_precision_format(const char *precision);

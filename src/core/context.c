@@ -135,6 +135,14 @@ static int run_extract(VmafContext *ctx, Slot *s, const VmafPicture *ref, const 
                        unsigned index)
 {
     const unsigned stream_index = index - (ctx->sharded ? ctx->read_first : 0);
+    /* packed pictures (ls_picture_packed10) are the CUDA twins' alone */
+    if (s->fex.ex->backend != LOCKSTEP_BACKEND_CUDA &&
+        (ls_picture_packed10(ref) || ls_picture_packed10(dist)))
+        return extractor_failed(
+            ctx, s,
+            ls_fex_error(&s->fex, "a packed 10-bit picture reached an extractor that does not "
+                                  "read it"),
+            index);
     return extractor_failed(ctx, s, s->fex.ex->extract(&s->fex, ref, dist, stream_index,
                                                        extractor_collector(ctx)), index);
 }
@@ -922,6 +930,16 @@ unsigned lockstep_planes_read(VmafContext *ctx)
             n = k ? k : 3;
     }
     return n;
+}
+
+int lockstep_all_on_backend(VmafContext *ctx, enum LockstepBackend backend)
+{
+    if (!ctx || !ctx->n_slot || backend == LOCKSTEP_BACKEND_CPU)
+        return 0;
+    for (unsigned i = 0; i < ctx->n_slot; i++)
+        if (ctx->slot[i]->fex.ex->backend != backend)
+            return 0;
+    return 1;
 }
 
 int lockstep_aggregate_score(VmafContext *ctx, const char *name, double *score)

@@ -23,6 +23,7 @@ struct VmafRef {
     void (*give_back)(void *mem, size_t size);
     VmafPicture pic;         /* pool pictures: the picture as handed out */
     atomic_uint depth_checked; /* ls_picture_set_depth_checked's planes */
+    atomic_uint packed10;      /* ls_picture_set_packed10's planes */
 };
 
 struct LsPicturePool {
@@ -207,6 +208,17 @@ bool ls_picture_depth_checked(const VmafPicture *pic, unsigned plane)
     return pic && pic->ref && (atomic_load(&pic->ref->depth_checked) >> plane & 1u);
 }
 
+void ls_picture_set_packed10(VmafPicture *pic, unsigned planes)
+{
+    if (pic && pic->ref)
+        atomic_store(&pic->ref->packed10, planes);
+}
+
+unsigned ls_picture_packed10(const VmafPicture *pic)
+{
+    return pic && pic->ref ? atomic_load(&pic->ref->packed10) : 0u;
+}
+
 void ls_picture_ref(VmafPicture *dst, const VmafPicture *src)
 {
     *dst = *src;
@@ -301,6 +313,7 @@ int ls_picture_pool_fetch_within(LsPicturePool *pool, VmafPicture *pic, int ms)
     pthread_mutex_unlock(&pool->lock);
     atomic_store(&ref->count, 1);
     atomic_store(&ref->depth_checked, 0u); /* new samples will be written */
+    atomic_store(&ref->packed10, 0u);
     *pic = ref->pic;
     return 0;
 }

@@ -31,6 +31,15 @@ int ls_picture_borrow(VmafPicture *pic, enum VmafPixelFormat fmt, unsigned bpc, 
 void ls_picture_set_depth_checked(VmafPicture *pic, unsigned planes);
 bool ls_picture_depth_checked(const VmafPicture *pic, unsigned plane);
 
+/* Planes (bit p for plane p) that hold their samples in the 10-bit packed form of
+ * core/pack10.h instead of 16-bit words: row y of plane p is the packed row at
+ * data[p] + y * ls_pack10_bytes(w[p]) (stride does not apply). Only the CLI's reader writes them
+ * (ls_input_pack10), for a run whose every extractor is a CUDA twin, which uploads them as they
+ * are; the context refuses them to any other extractor. A pool clears the mark when it hands the
+ * picture out, the reader when it starts a frame. */
+void ls_picture_set_packed10(VmafPicture *pic, unsigned planes);
+unsigned ls_picture_packed10(const VmafPicture *pic);
+
 /* Whether a row of w 16-bit samples has one above max (2^bpc - 1: all ones, so the OR tells):
  * the depth check of the reader and of extractors that check their own input. */
 static inline bool ls_row_above_depth(const void *row, unsigned w, unsigned max)

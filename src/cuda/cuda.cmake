@@ -18,7 +18,7 @@ endif()
 set(LS_CUDA_NVCC_FLAGS
     --fmad=false --prec-div=true --prec-sqrt=true -ftz=false -O3 --threads 0 ${LS_CUDA_GENCODE}
     -DLS_RCP_MODE=${LOCKSTEP_RCP_MODE})
-set(LS_CUDA_KERNELS psnr psnr_hvs motion vif adm ssim float_vif float_adm speed cambi)
+set(LS_CUDA_KERNELS frames psnr psnr_hvs motion vif adm ssim float_vif float_adm speed cambi)
 set(LS_CUDA_DIR ${CMAKE_CURRENT_SOURCE_DIR}/cuda)
 set(LS_CUDA_OUT ${CMAKE_CURRENT_BINARY_DIR}/cuda)
 file(MAKE_DIRECTORY ${LS_CUDA_OUT})

@@ -8,8 +8,12 @@
 
 #include "core/geometry.h"
 #include "core/log.h"
+#include "core/pack10.h"
 #include "core/picture_ref.h"
+#include "cuda/frames_cuda.h"
 #include "cuda/twin.h"
+
+extern const unsigned char ls_cuda_fatbin_frames[];
 
 static double now_ms(void)
 {
@@ -108,6 +112,7 @@ typedef struct FrameSlot {
     CUevent mark[2];           /* timing: around the upload */
     unsigned char *host;       /* pinned staging */
     CUdeviceptr input;         /* packed planes on the device */
+    CUdeviceptr packed10;      /* the 10-bit packed form as uploaded (layout.pack10) */
     int valid;
     unsigned index;
     VmafPicture held[2];       /* pictures uploaded straight from, kept until the upload is done */
@@ -126,6 +131,9 @@ struct LsCudaFrames {
     LsFrameLayout layout;
     LsFramePacker packer;
     int packer_up;
+    CUmodule unpack_mod;       /* layout.pack10: ls_frames_unpack10 */
+    CUfunction unpack;
+    unsigned packed_frames;
     FrameSlot slot[LS_CUDA_SLOTS];
     unsigned next;
     LsHostBlock pinned[MAX_PINNED];
@@ -192,6 +200,8 @@ static void frames_destroy(void *obj)
             frames_release_slot(s);
             if (s->input)
                 CHECK_CU(cu, cuMemFree(s->input));
+            if (s->packed10)
+                CHECK_CU(cu, cuMemFree(s->packed10));
             if (s->host)
                 CHECK_CU(cu, cuMemFreeHost(s->host));
             for (unsigned k = 0; k < 2; k++)
@@ -204,6 +214,8 @@ static void frames_destroy(void *obj)
         }
         for (unsigned i = 0; i < F->n_pinned; i++)
             unpin(cu, (void *)F->pinned[i].ptr);
+        if (F->unpack_mod)
+            CHECK_CU(cu, cuModuleUnload(F->unpack_mod));
         ls_cuda_pop(&F->dev);
     }
     if (F->timing && F->frames) {
@@ -214,9 +226,10 @@ static void frames_destroy(void *obj)
                      (F->steady_t1 - F->steady_t0) / (F->frames - STEADY_FROM));
         fprintf(stderr,
                 "lockstep cuda timing frames: %u frames (%u uploaded straight from pinned "
-                "pictures), %u plane(s) each, %.1f MB: per frame host pack %.3f ms, host wait for "
-                "a free slot %.3f ms, device upload %.3f ms%s\n",
-                F->frames, F->direct_frames, F->layout.n_planes, (double)F->layout.size / 1e6,
+                "pictures, %u packed to 10 bits: %.1f MB), %u plane(s) each, %.1f MB: per frame "
+                "host pack %.3f ms, host wait for a free slot %.3f ms, device upload %.3f ms%s\n",
+                F->frames, F->direct_frames, F->packed_frames, (double)F->layout.packed_size / 1e6,
+                F->layout.n_planes, (double)F->layout.size / 1e6,
                 F->pack_ms / F->frames, F->idle_ms / F->frames, F->upload_ms / F->frames, steady);
     }
     if (F->dev_open)
@@ -273,13 +286,23 @@ static int frames_start(LsCudaFrames *F)
 {
     const LsCudaApi *cu = F->dev.cu;
     ls_frame_layout_init(&F->layout, F->n_planes, F->bpc, F->w, F->h);
+    /* 10-bit frames cross to the device packed unless LOCKSTEP_CUDA_PACK10=0: the copy engine
+     * bounds a 10-bit run (bench/README.md) and the packed form is 5/8 of the bytes */
+    const char *pack10 = getenv("LOCKSTEP_CUDA_PACK10");
+    if (!(pack10 && !strcmp(pack10, "0")) && ls_frame_layout_pack10(&F->layout)) {
+        static const char *const names[] = { "ls_frames_unpack10" };
+        int e = ls_cuda_module_load(&F->dev, &F->unpack_mod, ls_cuda_fatbin_frames, names,
+                                    &F->unpack, 1);
+        if (e)
+            return e;
+    }
     /* a frame too large for the device is refused with its sizes, before any allocation (the
      * twins' own buffers, allocated at setup, are already taken from the free memory) */
     size_t free_bytes = 0, total = 0;
     int err = CHECK_CU(cu, cuMemGetInfo(&free_bytes, &total));
     if (err)
         return err;
-    const double need = (double)F->layout.size * LS_CUDA_SLOTS;
+    const double need = (double)(F->layout.size + F->layout.packed_size) * LS_CUDA_SLOTS;
     if (need > (double)free_bytes) {
         ls_set_error("cuda: a %ux%u frame needs %.1f MiB of device memory (%d frames in flight); "
                      "the device has %.1f MiB free", F->w[0], F->h[0], need / (1u << 20),
@@ -290,7 +313,9 @@ static int frames_start(LsCudaFrames *F)
         FrameSlot *s = &F->slot[i];
         if ((err = CHECK_CU(cu, cuMemHostAlloc((void **)&s->host, F->layout.size,
                                                LS_CU_MEMHOSTALLOC_PORTABLE))) ||
-            (err = CHECK_CU(cu, cuMemAlloc(&s->input, F->layout.size))))
+            (err = CHECK_CU(cu, cuMemAlloc(&s->input, F->layout.size))) ||
+            (F->layout.pack10 &&
+             (err = CHECK_CU(cu, cuMemAlloc(&s->packed10, F->layout.packed_size)))))
             break;
     }
     if (!err) {
@@ -299,6 +324,32 @@ static int frames_start(LsCudaFrames *F)
     }
     F->started = !err;
     return err;
+}
+
+/* Unpacks the packed frame uploaded to s->packed10 into s->input, on the slot's stream. Context
+ * current. */
+static int frames_unpack(LsCudaFrames *F, FrameSlot *s)
+{
+    const LsCudaApi *cu = F->dev.cu;
+    const LsFrameLayout *l = &F->layout;
+    LsUnpack10Args a;
+    memset(&a, 0, sizeof(a));
+    a.src = (uint64_t)s->packed10;
+    a.dst = (uint64_t)s->input;
+    uint32_t groups = 0;
+    for (unsigned side = 0; side < 2; side++) {
+        for (unsigned p = 0; p < l->n_planes; p++, a.n_planes++) {
+            a.src_off[a.n_planes] = l->packed_offset[side][p];
+            a.dst_off[a.n_planes] = l->offset[side][p];
+            groups += l->w[p] / LS_PACK10_GROUP * l->h[p];
+            a.groups_end[a.n_planes] = groups;
+        }
+    }
+    void *params[] = { &a };
+    return CHECK_CU(cu, cuLaunchKernel(F->unpack, (groups + LS_UNPACK10_THREADS - 1) /
+                                                      LS_UNPACK10_THREADS,
+                                       1, 1, LS_UNPACK10_THREADS, 1, 1, 0, s->stream, params,
+                                       NULL));
 }
 
 /* The slot that holds frame `index` on the device, uploading it if no twin has yet. Context
@@ -325,10 +376,32 @@ static int frames_acquire(LsCudaFrames *F, unsigned index, const VmafPicture *re
     s->valid = 0;
     const LsFrameLayout *l = &F->layout;
     const double t0 = F->timing ? now_ms() : 0.0;
-    const int direct = ls_frame_direct(l, ref, F->pinned, F->n_pinned) &&
-                       ls_frame_direct(l, dis, F->pinned, F->n_pinned);
-    if (!direct)
-        ls_frame_pack(&F->packer, l, s->host, ref, dis);
+    /* Pictures the reader packed (ls_picture_packed10) go as they are. Others go straight from
+     * the pictures where they are pinned, else through the staging buffer, packed where the
+     * layout packs (the same host pass as a copy, 5/8 of the bytes to write and upload) unless a
+     * sample lies above 10 bits, which the packed form cannot hold. */
+    const unsigned need = (1u << l->n_planes) - 1;
+    const unsigned packed_r = ls_picture_packed10(ref), packed_d = ls_picture_packed10(dis);
+    const int from_packed = packed_r || packed_d;
+    if (from_packed && (!l->pack10 || (packed_r & need) != need || (packed_d & need) != need)) {
+        ls_set_error("cuda: the frame's pictures are packed to 10 bits where the device's frame "
+                     "layout is not (planes %#x and %#x of %#x)", packed_r, packed_d, need);
+        return -EINVAL;
+    }
+    int direct, packed;
+    if (from_packed) {
+        packed = 1;
+        direct = ls_frame_direct_packed(l, ref, F->pinned, F->n_pinned) &&
+                 ls_frame_direct_packed(l, dis, F->pinned, F->n_pinned);
+        if (!direct)
+            ls_frame_copy_packed(l, s->host, ref, dis);
+    } else {
+        direct = ls_frame_direct(l, ref, F->pinned, F->n_pinned) &&
+                 ls_frame_direct(l, dis, F->pinned, F->n_pinned);
+        packed = !direct && l->pack10 && !ls_frame_pack10(&F->packer, l, s->host, ref, dis);
+        if (!direct && !packed)
+            ls_frame_pack(&F->packer, l, s->host, ref, dis);
+    }
     if (F->timing) {
         F->pack_ms += now_ms() - t0;
         err = CHECK_CU(cu, cuEventRecord(s->mark[0], s->stream));
@@ -339,13 +412,23 @@ static int frames_acquire(LsCudaFrames *F, unsigned index, const VmafPicture *re
         ls_picture_ref(&s->held[1], dis);
         s->holding = 1;
         F->direct_frames++;
-        for (unsigned side = 0; side < 2 && !err; side++)
-            for (unsigned p = 0; p < l->n_planes && !err; p++)
-                err = CHECK_CU(cu, cuMemcpyHtoDAsync(s->input + l->offset[side][p],
-                                                     (side ? dis : ref)->data[p],
-                                                     l->row_bytes[p] * l->h[p], s->stream));
+        for (unsigned side = 0; side < 2 && !err; side++) {
+            for (unsigned p = 0; p < l->n_planes && !err; p++) {
+                const VmafPicture *pic = side ? dis : ref;
+                const CUdeviceptr to = packed ? s->packed10 + l->packed_offset[side][p]
+                                              : s->input + l->offset[side][p];
+                const size_t bytes = (packed ? l->packed_row_bytes[p] : l->row_bytes[p]) * l->h[p];
+                err = CHECK_CU(cu, cuMemcpyHtoDAsync(to, pic->data[p], bytes, s->stream));
+            }
+        }
+    } else if (!err && packed) {
+        err = CHECK_CU(cu, cuMemcpyHtoDAsync(s->packed10, s->host, l->packed_size, s->stream));
     } else if (!err) {
         err = CHECK_CU(cu, cuMemcpyHtoDAsync(s->input, s->host, l->size, s->stream));
+    }
+    if (!err && packed) {
+        F->packed_frames++;
+        err = frames_unpack(F, s);
     }
     if (!err && F->timing) {
         err = CHECK_CU(cu, cuEventRecord(s->mark[1], s->stream));

@@ -17,6 +17,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "core/pack10.h"
 #include "core/picture_ref.h"
 #include "input/input_internal.h"
 
@@ -50,6 +51,8 @@ struct LsInput {
     off_t data_start;
     /* planes read into pictures (ls_input_read_planes); the others are skipped, not read */
     _Atomic unsigned planes_read;
+    /* ls_input_read_at writes 10-bit planes packed (ls_input_pack10) */
+    _Atomic bool pack10;
     /* the file mapped read-only (ls_input_map): map_len bytes of it, then zero pages */
     unsigned char *map;
     size_t map_len, map_reserved;
@@ -336,8 +339,8 @@ static unsigned plane_bits(unsigned n) { return n >= 3 ? 7u : (1u << n) - 1; }
 /* Samples above the depth are refused rather than scored: an 8-bit file read with -b 10 (two
  * samples read as one word) would otherwise give a quiet, meaningless score. Checks rows
  * [y0, y1) of plane p; writes the reason, without the file name, into why. */
-static int check_depth(const LsInput *in, const VmafPicture *pic, unsigned p, unsigned y0,
-                       unsigned y1, uint64_t frame, char *why, size_t why_len)
+static int check_depth_rows(const LsInput *in, const void *first_row, ptrdiff_t stride, unsigned p,
+                            unsigned y0, unsigned y1, uint64_t frame, char *why, size_t why_len)
 {
     static const char *const planes[] = { "luma", "Cb", "Cr" };
     const LsFrameGeometry *geo = &in->geo;
@@ -347,7 +350,7 @@ static int check_depth(const LsInput *in, const VmafPicture *pic, unsigned p, un
     const unsigned limit = (1u << bpc) - 1;
     for (unsigned y = y0; y < y1; y++) {
         const uint16_t *row =
-            (const uint16_t *)((const uint8_t *)pic->data[p] + (size_t)y * (size_t)pic->stride[p]);
+            (const uint16_t *)((const uint8_t *)first_row + (ptrdiff_t)(y - y0) * stride);
         if (!ls_row_above_depth(row, geo->w[p], limit))
             continue;
         unsigned x = 0;
@@ -364,6 +367,95 @@ static int check_depth(const LsInput *in, const VmafPicture *pic, unsigned p, un
         return -EINVAL;
     }
     return 0;
+}
+
+/* the buffer of read_plane_packed's bands: on the reader's stack */
+enum { PACK_BAND_BYTES = 64u << 10 };
+
+static int check_depth(const LsInput *in, const VmafPicture *pic, unsigned p, unsigned y0,
+                       unsigned y1, uint64_t frame, char *why, size_t why_len)
+{
+    return check_depth_rows(in, (const uint8_t *)pic->data[p] + (size_t)y0 * (size_t)pic->stride[p],
+                            pic->stride[p], p, y0, y1, frame, why, why_len);
+}
+
+bool ls_input_can_pack10(const LsInput *in)
+{
+    const LsFrameGeometry *geo = &in->geo;
+    if (!in->seekable || in->av || geo->bytes_per_sample != 2 || in->info.bpc != 10 ||
+        swap_needed())
+        return false;
+    for (unsigned p = 0; p < geo->n_planes; p++)
+        if (geo->w[p] % LS_PACK10_GROUP || geo->row_bytes[p] > PACK_BAND_BYTES)
+            return false;
+    return true;
+}
+
+bool ls_input_pack10(LsInput *in)
+{
+    if (!ls_input_can_pack10(in))
+        return false;
+    atomic_store(&in->pack10, true);
+    return true;
+}
+
+/* pread of want bytes at *off, advancing it; returns the bytes read (fewer at the end of the
+ * file) or a negative errno */
+static ssize_t pread_all(int fd, void *dst, size_t want, off_t *off)
+{
+    size_t have = 0;
+    while (have < want) {
+        const ssize_t got = pread(fd, (unsigned char *)dst + have, want - have, *off);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            return -errno;
+        if (got == 0)
+            break;
+        have += (size_t)got;
+        *off += got;
+    }
+    return (ssize_t)have;
+}
+
+/* Plane p of the frame at *off, read in bands through a buffer that stays in the cache, checked
+ * against the depth there and written packed (ls_picture_set_packed10): the picture's memory
+ * never holds the 16-bit rows. Returns 1, 0 at a clean end of a raw file (nothing read yet) or
+ * a negative errno with the message in err. */
+static int read_plane_packed(LsInput *in, int fd, off_t *off, VmafPicture *pic, unsigned p,
+                             uint64_t frame, size_t *total, char *err, size_t err_len)
+{
+    const LsPack10RowFn pack_row = ls_pack10_row_fn();
+    const LsFrameGeometry *geo = &in->geo;
+    const size_t row = geo->row_bytes[p], packed_row = ls_pack10_bytes(geo->w[p]);
+    uint16_t band_buf[PACK_BAND_BYTES / 2];
+    const unsigned band = (unsigned)(PACK_BAND_BYTES / row); /* >= 1: ls_input_can_pack10 */
+    unsigned char *dst = pic->data[p];
+    for (unsigned y0 = 0; y0 < geo->h[p]; y0 += band) {
+        const unsigned y1 = geo->h[p] - y0 < band ? geo->h[p] : y0 + band;
+        const size_t want = row * (y1 - y0);
+        const ssize_t got = pread_all(fd, band_buf, want, off);
+        if (got < 0)
+            return fail(err, err_len, in->name, (int)got, "read error at frame %llu: %s",
+                        (unsigned long long)frame, strerror((int)-got));
+        *total += (size_t)got;
+        if ((size_t)got != want) {
+            if (!in->info.y4m && *total == 0)
+                return 0;
+            return fail(err, err_len, in->name, -EIO, "truncated frame %llu: got %zu of %zu bytes",
+                        (unsigned long long)frame, *total, in->info.frame_bytes);
+        }
+        /* rows are whole groups: the band packs as one run */
+        const uint16_t any = pack_row((uint32_t *)(void *)(dst + (size_t)y0 * packed_row), band_buf,
+                                      (size_t)geo->w[p] * (y1 - y0));
+        if (any >> 10) {
+            char why[256];
+            const int bad =
+                check_depth_rows(in, band_buf, (ptrdiff_t)row, p, y0, y1, frame, why, sizeof(why));
+            return fail(err, err_len, in->name, bad ? bad : -EINVAL, "%s", why);
+        }
+    }
+    return 1;
 }
 
 /* A regular file whose first frame starts with a bare "FRAME\n" (or raw YUV) can be read at any
@@ -462,7 +554,14 @@ int ls_input_read_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err, s
                         (unsigned long long)frame, have, in->info.frame_bytes);
         }
     }
-    for (unsigned p = 0; p < planes; p++) {
+    ls_picture_set_packed10(pic, 0);
+    const bool pack = atomic_load(&in->pack10);
+    for (unsigned p = 0; pack && p < planes; p++) {
+        const int r = read_plane_packed(in, fd, &off, pic, p, frame, &total, err, err_len);
+        if (r <= 0)
+            return r;
+    }
+    for (unsigned p = 0; !pack && p < planes; p++) {
         unsigned char *data = pic->data[p];
         const size_t row = geo->row_bytes[p];
         const int contiguous = (size_t)pic->stride[p] == row;
@@ -506,6 +605,8 @@ int ls_input_read_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err, s
         }
     }
     ls_picture_set_depth_checked(pic, plane_bits(planes));
+    if (pack)
+        ls_picture_set_packed10(pic, plane_bits(planes));
     return 1;
 }
 
@@ -717,6 +818,7 @@ int ls_input_open(LsInput **out, const char *path, const LsRawParams *raw, char 
         goto error;
     }
     atomic_init(&in->planes_read, in->geo.n_planes);
+    atomic_init(&in->pack10, false);
     if (!in->av) {
         ret = check_raw_size(in, err, err_len);
         if (ret < 0)
@@ -887,6 +989,7 @@ int ls_input_read(LsInput *in, VmafPicture *pic, char *err, size_t err_len)
                         "picture plane %u does not have the input's geometry", p);
     }
     ls_picture_set_depth_checked(pic, 0); /* its samples change now */
+    ls_picture_set_packed10(pic, 0);
     if (in->av)
         return read_decoded(in, pic, err, err_len);
 

@@ -59,6 +59,16 @@ int ls_input_borrow_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err,
  * keep what they held, and their bytes are skipped, though still required to be there (a truncated
  * frame stays an error). Out of range: every plane. Callable while other threads read. */
 void ls_input_read_planes(LsInput *in, unsigned n_planes);
+/* From now on ls_input_read_at writes 10-bit frames in the packed form of core/pack10.h (the
+ * samples checked against the depth first, ls_picture_packed10 set on the planes read), for a
+ * run whose every extractor is a CUDA twin: the copy engine moves 5/8 of the bytes, and the
+ * host writes no 16-bit rows. Returns false, changing nothing, where it does not apply (not
+ * 10-bit, a plane width not a multiple of 16 or above 32768, not read at frame indices, a
+ * big-endian host).
+ * Callable while other threads read. */
+bool ls_input_pack10(LsInput *in);
+/* Whether ls_input_pack10 would apply, changing nothing. */
+bool ls_input_can_pack10(const LsInput *in);
 /* The frames of the input from the first one not read yet: from the file's size where it is
  * read at frame indices and nothing was read yet (a partial last frame is not counted: reading
  * it is the error), else by reading through to the end (an error then returns as

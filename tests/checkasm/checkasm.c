@@ -11,6 +11,7 @@ static const struct {
     void (*check)(void);
 } checks[] = {
     { "psnr", checkasm_check_psnr },
+    { "pack10", checkasm_check_pack10 },
 };
 
 static uint64_t rng_state = 0x853c49e6748fea9bull;

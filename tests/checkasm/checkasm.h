@@ -17,5 +17,6 @@ bool checkasm_bench_enabled(void);
 double checkasm_seconds(void);
 
 void checkasm_check_psnr(void);
+void checkasm_check_pack10(void);
 
 #endif

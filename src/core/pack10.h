@@ -1,0 +1,49 @@
+/* 10-bit samples as the copy engine carries them: 16 samples in 20 bytes instead of 32. A CUDA
+ * run of 10-bit input was bound by the upload (VMAF v1 at 4K moved 50 MB a frame pair), so the
+ * host packs the rows (the CLI's reader as it reads, input/input.c; else core/frame_pack.c
+ * where a frame goes through the staging buffer) and the device unpacks them to the 16-bit
+ * planes the kernels read (cuda/frames.cu). The kernels see the same samples either way.
+ *
+ * A group is five little-endian 32-bit words holding a 160-bit little-endian number whose bits
+ * [10i, 10i + 10) are sample i. This header is the format's one definition: the host packers
+ * (C here, AVX2 in core/x86/pack10_avx2.c, checked against it by tests/test_pack10.c) and the
+ * device's unpacking read it. */
+#ifndef LOCKSTEP_CORE_PACK10_H
+#define LOCKSTEP_CORE_PACK10_H
+
+#include "core/portable.h"
+
+#define LS_PACK10_GROUP 16u      /* samples per group */
+#define LS_PACK10_GROUP_WORDS 5u /* 32-bit words per group */
+
+/* Sample i (0..15) of a group. */
+LS_HD static inline unsigned ls_unpack10_sample(const unsigned w[LS_PACK10_GROUP_WORDS], unsigned i)
+{
+    const unsigned bit = 10u * i, k = bit >> 5, s = bit & 31u;
+    unsigned long long v = w[k];
+    if (k + 1 < LS_PACK10_GROUP_WORDS)
+        v |= (unsigned long long)w[k + 1] << 32;
+    return (unsigned)(v >> s) & 1023u;
+}
+
+#ifndef __CUDA_ARCH__
+#include <stddef.h>
+#include <stdint.h>
+
+/* Bytes of n samples packed (n a multiple of LS_PACK10_GROUP). */
+static inline size_t ls_pack10_bytes(size_t n)
+{
+    return n / LS_PACK10_GROUP * 4u * LS_PACK10_GROUP_WORDS;
+}
+
+/* Packs n samples (a multiple of LS_PACK10_GROUP) into dst (4-byte aligned) and returns the OR of
+ * all of them: a sample above 10 bits shows in bits 10..15 of the result, and then dst does not
+ * hold the row (the caller sends it unpacked). */
+typedef uint16_t (*LsPack10RowFn)(uint32_t *dst, const uint16_t *src, size_t n);
+uint16_t ls_pack10_row_c(uint32_t *dst, const uint16_t *src, size_t n);
+uint16_t ls_pack10_row_avx2(uint32_t *dst, const uint16_t *src, size_t n);
+/* the fastest of them that this CPU runs */
+LsPack10RowFn ls_pack10_row_fn(void);
+#endif
+
+#endif
