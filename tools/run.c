@@ -15,6 +15,7 @@
 
 #include "cli_models.h"
 #include "cli_parse.h"
+#include "core/pack10.h"
 #include "core/report_file.h"
 #include "frame_reader.h"
 #include "input/input.h"
@@ -331,9 +332,8 @@ int lockstep_run_open(LockstepRun **out, int argc, const char *const *argv)
     /* a run on CUDA twins alone takes 10-bit frames packed, the upload being its floor
      * (bench/README.md); LOCKSTEP_CUDA_PACK10=0 keeps them 16-bit. Both inputs or neither, set
      * before the readers start: a pair is packed whole. */
-    const char *pack = getenv("LOCKSTEP_CUDA_PACK10");
     if (!run->twin && lockstep_all_on_backend(run->ctx, LOCKSTEP_BACKEND_CUDA) &&
-        !(pack && !strcmp(pack, "0")) && ls_input_can_pack10(run->ref_in) &&
+        ls_pack10_wanted() && ls_input_can_pack10(run->ref_in) &&
         ls_input_can_pack10(run->dist_in)) {
         ls_input_pack10(run->ref_in);
         ls_input_pack10(run->dist_in);

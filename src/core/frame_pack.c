@@ -32,11 +32,8 @@ void ls_frame_layout_init(LsFrameLayout *l, unsigned n_planes, unsigned bpc, con
 
 int ls_frame_layout_pack10(LsFrameLayout *l)
 {
-    if (l->bpc != 10)
+    if (!ls_pack10_fits(l->bpc, l->n_planes, l->w))
         return 0;
-    for (unsigned p = 0; p < l->n_planes; p++)
-        if (l->w[p] % LS_PACK10_GROUP)
-            return 0;
     size_t off = 0;
     for (unsigned side = 0; side < 2; side++) {
         for (unsigned p = 0; p < l->n_planes; p++) {

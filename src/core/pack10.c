@@ -1,4 +1,5 @@
 /* The 10-bit packers of core/pack10.h: the C reference and the choice of the fastest. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/cpu.h"
@@ -27,4 +28,10 @@ LsPack10RowFn ls_pack10_row_fn(void)
     if (ls_cpu_detect() & LS_CPU_FLAG_AVX2)
         return ls_pack10_row_avx2;
     return ls_pack10_row_c;
+}
+
+int ls_pack10_wanted(void)
+{
+    const char *v = getenv("LOCKSTEP_CUDA_PACK10");
+    return !(v && !strcmp(v, "0"));
 }

@@ -6,7 +6,7 @@
  *
  * A group is five little-endian 32-bit words holding a 160-bit little-endian number whose bits
  * [10i, 10i + 10) are sample i. This header is the format's one definition: the host packers
- * (C here, AVX2 in core/x86/pack10_avx2.c, checked against it by tests/test_pack10.c) and the
+ * (C here, AVX2 in core/x86/pack10_avx2.c, checked against it by tests/checkasm/pack10.c) and the
  * device's unpacking read it. */
 #ifndef LOCKSTEP_CORE_PACK10_H
 #define LOCKSTEP_CORE_PACK10_H
@@ -35,6 +35,22 @@ static inline size_t ls_pack10_bytes(size_t n)
 {
     return n / LS_PACK10_GROUP * 4u * LS_PACK10_GROUP_WORDS;
 }
+
+/* Whether frames of n planes of widths w at bpc bits have the packed form: 10-bit samples, every
+ * row a whole number of groups. */
+static inline int ls_pack10_fits(unsigned bpc, unsigned n_planes, const unsigned w[])
+{
+    if (bpc != 10)
+        return 0;
+    for (unsigned p = 0; p < n_planes; p++)
+        if (w[p] % LS_PACK10_GROUP)
+            return 0;
+    return 1;
+}
+
+/* Whether CUDA runs send 10-bit frames packed: unless LOCKSTEP_CUDA_PACK10=0. The frame
+ * pipeline's layout and the CLI's readers ask the same. */
+int ls_pack10_wanted(void);
 
 /* Packs n samples (a multiple of LS_PACK10_GROUP) into dst (4-byte aligned) and returns the OR of
  * all of them: a sample above 10 bits shows in bits 10..15 of the result, and then dst does not

@@ -288,8 +288,7 @@ static int frames_start(LsCudaFrames *F)
     ls_frame_layout_init(&F->layout, F->n_planes, F->bpc, F->w, F->h);
     /* 10-bit frames cross to the device packed unless LOCKSTEP_CUDA_PACK10=0: the copy engine
      * bounds a 10-bit run (bench/README.md) and the packed form is 5/8 of the bytes */
-    const char *pack10 = getenv("LOCKSTEP_CUDA_PACK10");
-    if (!(pack10 && !strcmp(pack10, "0")) && ls_frame_layout_pack10(&F->layout)) {
+    if (ls_pack10_wanted() && ls_frame_layout_pack10(&F->layout)) {
         static const char *const names[] = { "ls_frames_unpack10" };
         int e = ls_cuda_module_load(&F->dev, &F->unpack_mod, ls_cuda_fatbin_frames, names,
                                     &F->unpack, 1);

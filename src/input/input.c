@@ -51,8 +51,9 @@ struct LsInput {
     off_t data_start;
     /* planes read into pictures (ls_input_read_planes); the others are skipped, not read */
     _Atomic unsigned planes_read;
-    /* ls_input_read_at writes 10-bit planes packed (ls_input_pack10) */
+    /* ls_input_read_at writes 10-bit planes packed (ls_input_pack10), with pack_row */
     _Atomic bool pack10;
+    LsPack10RowFn pack_row;
     /* the file mapped read-only (ls_input_map): map_len bytes of it, then zero pages */
     unsigned char *map;
     size_t map_len, map_reserved;
@@ -382,11 +383,11 @@ static int check_depth(const LsInput *in, const VmafPicture *pic, unsigned p, un
 bool ls_input_can_pack10(const LsInput *in)
 {
     const LsFrameGeometry *geo = &in->geo;
-    if (!in->seekable || in->av || geo->bytes_per_sample != 2 || in->info.bpc != 10 ||
-        swap_needed())
+    if (!in->seekable || in->av || swap_needed() ||
+        !ls_pack10_fits(in->info.bpc, geo->n_planes, geo->w))
         return false;
     for (unsigned p = 0; p < geo->n_planes; p++)
-        if (geo->w[p] % LS_PACK10_GROUP || geo->row_bytes[p] > PACK_BAND_BYTES)
+        if (geo->row_bytes[p] > PACK_BAND_BYTES)
             return false;
     return true;
 }
@@ -395,13 +396,16 @@ bool ls_input_pack10(LsInput *in)
 {
     if (!ls_input_can_pack10(in))
         return false;
+    in->pack_row = ls_pack10_row_fn(); /* before the flag: readers that see it see this */
     atomic_store(&in->pack10, true);
     return true;
 }
 
-/* pread of want bytes at *off, advancing it; returns the bytes read (fewer at the end of the
- * file) or a negative errno */
-static ssize_t pread_all(int fd, void *dst, size_t want, off_t *off)
+/* want bytes of frame `frame` at *off into dst, advancing *off and *total (the frame's bytes read
+ * so far). Returns 1, 0 at a clean end of a raw file (nothing of the frame read) or a negative
+ * errno with the message in err (a read error, a truncated frame). */
+static int read_bytes(LsInput *in, int fd, void *dst, size_t want, off_t *off, uint64_t frame,
+                      size_t *total, char *err, size_t err_len)
 {
     size_t have = 0;
     while (have < want) {
@@ -409,13 +413,20 @@ static ssize_t pread_all(int fd, void *dst, size_t want, off_t *off)
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0)
-            return -errno;
+            return fail(err, err_len, in->name, -errno, "read error at frame %llu: %s",
+                        (unsigned long long)frame, strerror(errno));
         if (got == 0)
             break;
         have += (size_t)got;
         *off += got;
     }
-    return (ssize_t)have;
+    *total += have;
+    if (have == want)
+        return 1;
+    if (!in->info.y4m && *total == 0)
+        return 0; /* raw: a clean end of file */
+    return fail(err, err_len, in->name, -EIO, "truncated frame %llu: got %zu of %zu bytes",
+                (unsigned long long)frame, *total, in->info.frame_bytes);
 }
 
 /* Plane p of the frame at *off, read in bands through a buffer that stays in the cache, checked
@@ -425,7 +436,6 @@ static ssize_t pread_all(int fd, void *dst, size_t want, off_t *off)
 static int read_plane_packed(LsInput *in, int fd, off_t *off, VmafPicture *pic, unsigned p,
                              uint64_t frame, size_t *total, char *err, size_t err_len)
 {
-    const LsPack10RowFn pack_row = ls_pack10_row_fn();
     const LsFrameGeometry *geo = &in->geo;
     const size_t row = geo->row_bytes[p], packed_row = ls_pack10_bytes(geo->w[p]);
     uint16_t band_buf[PACK_BAND_BYTES / 2];
@@ -433,20 +443,11 @@ static int read_plane_packed(LsInput *in, int fd, off_t *off, VmafPicture *pic, 
     unsigned char *dst = pic->data[p];
     for (unsigned y0 = 0; y0 < geo->h[p]; y0 += band) {
         const unsigned y1 = geo->h[p] - y0 < band ? geo->h[p] : y0 + band;
-        const size_t want = row * (y1 - y0);
-        const ssize_t got = pread_all(fd, band_buf, want, off);
-        if (got < 0)
-            return fail(err, err_len, in->name, (int)got, "read error at frame %llu: %s",
-                        (unsigned long long)frame, strerror((int)-got));
-        *total += (size_t)got;
-        if ((size_t)got != want) {
-            if (!in->info.y4m && *total == 0)
-                return 0;
-            return fail(err, err_len, in->name, -EIO, "truncated frame %llu: got %zu of %zu bytes",
-                        (unsigned long long)frame, *total, in->info.frame_bytes);
-        }
+        const int r = read_bytes(in, fd, band_buf, row * (y1 - y0), off, frame, total, err, err_len);
+        if (r <= 0)
+            return r;
         /* rows are whole groups: the band packs as one run */
-        const uint16_t any = pack_row((uint32_t *)(void *)(dst + (size_t)y0 * packed_row), band_buf,
+        const uint16_t any = in->pack_row((uint32_t *)(void *)(dst + (size_t)y0 * packed_row), band_buf,
                                       (size_t)geo->w[p] * (y1 - y0));
         if (any >> 10) {
             char why[256];
@@ -573,28 +574,9 @@ int ls_input_read_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err, s
             for (unsigned y = y0; y < (contiguous ? y0 + 1 : y1); y++) {
                 const size_t want = contiguous ? row * (y1 - y0) : row;
                 unsigned char *dst = data + (size_t)y * (size_t)pic->stride[p];
-                size_t have = 0;
-                while (have < want) {
-                    const ssize_t got = pread(fd, dst + have, want - have, off);
-                    if (got < 0 && errno == EINTR)
-                        continue;
-                    if (got < 0)
-                        return fail(err, err_len, in->name, -errno,
-                                    "read error at frame %llu: %s", (unsigned long long)frame,
-                                    strerror(errno));
-                    if (got == 0)
-                        break;
-                    have += (size_t)got;
-                    off += got;
-                }
-                total += have;
-                if (have != want) {
-                    if (!marker && total == 0)
-                        return 0; /* raw: a clean end of file */
-                    return fail(err, err_len, in->name, -EIO,
-                                "truncated frame %llu: got %zu of %zu bytes",
-                                (unsigned long long)frame, total, in->info.frame_bytes);
-                }
+                const int r = read_bytes(in, fd, dst, want, &off, frame, &total, err, err_len);
+                if (r <= 0)
+                    return r;
             }
             if (geo->bytes_per_sample == 2 && swap_needed())
                 swap_bytes(pic, geo, p, y0, y1);

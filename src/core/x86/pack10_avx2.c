@@ -1,4 +1,4 @@
-/* AVX2 packer of core/pack10.h, checked against ls_pack10_row_c by tests/test_pack10.c. */
+/* AVX2 packer of core/pack10.h, checked against the format by tests/checkasm/pack10.c. */
 #include <immintrin.h>
 
 #include "core/pack10.h"
