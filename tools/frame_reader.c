@@ -209,10 +209,16 @@ int frame_reader_open(FrameReader **out, VmafContext *ctx, LsInput *ref, LsInput
     } else if (ls_input_can_read_at(ref) && ls_input_can_read_at(dist) &&
                info->frame_bytes >= (256u << 10)) {
         /* below ~256 KB a frame reads faster than threads hand it over. A GPU run's rate is
-         * the host's reading (pread into pinned pictures), so it reads on every core: VMAF v1
-         * at 4K 10-bit on CUDA (49.8 MB a frame) went from 1.8 to 1.3 ms/frame with 16 readers
-         * instead of 8 on the H200's 16-core host, where the copy engine takes 1.2-1.3 ms. */
-        fr->n_threads = cpus < 4 ? 2 : cpu_scorers ? (unsigned)(cpus / 2) : (unsigned)cpus;
+         * the host's reading (pread into pinned pictures), so it reads on all cores but two,
+         * which the scoring thread and the driver's host-function thread (speed_chroma's
+         * entropies) keep: VMAF v1 at 4K 10-bit on CUDA (49.8 MB a frame) went from 1.8 to
+         * 1.3 ms/frame with 16 readers instead of 8 on the H200's 16-core host, and once the
+         * packing got cheaper 14 readers took 1.10 ms on average against 1.21 for 16 (six runs
+         * each, bench/README.md). */
+        fr->n_threads = cpus < 4    ? 2
+                        : cpu_scorers ? (unsigned)(cpus / 2)
+                        : cpus >= 8   ? (unsigned)(cpus - 2)
+                                      : (unsigned)cpus;
         if (fr->n_threads > MAX_READERS)
             fr->n_threads = MAX_READERS;
         /* A reader fills a frame pair (pread into pool pictures) many times faster than a CPU

@@ -451,6 +451,20 @@ static int score_pair(LockstepRun *run, VmafPicture *ref, VmafPicture *dist)
     return 0;
 }
 
+static double wall_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static double thread_cpu_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
 int lockstep_run_files(LockstepRun *run)
 {
     if (!run->reader || run->finished)
@@ -459,9 +473,23 @@ int lockstep_run_files(LockstepRun *run)
     const CliSettings *s = &run->s;
     char err[512];
     clock_gettime(CLOCK_MONOTONIC, &run->t0);
+    /* LOCKSTEP_CUDA_TIMING=1: where the scoring thread's time goes (bench/README.md) */
+    const char *timing_env = getenv("LOCKSTEP_CUDA_TIMING");
+    const bool timing = timing_env && *timing_env == '1';
+    /* from frame 32 on, as the CUDA pipeline's end to end: the set-up is done by then */
+    enum { STEADY_FROM = 32 };
+    double waited = 0.0, cpu0 = 0.0, wall0 = 0.0;
     for (;;) {
         VmafPicture ref, dist;
+        if (timing && run->n_read == STEADY_FROM) {
+            waited = 0.0;
+            cpu0 = thread_cpu_ms();
+            wall0 = wall_ms();
+        }
+        const double w0 = timing ? wall_ms() : 0.0;
         const int r = frame_reader_next(run->reader, &ref, &dist, err, sizeof(err));
+        if (timing)
+            waited += wall_ms() - w0;
         if (r < 0) {
             if (s->sharded && run->n_read == 0)
                 return run_fail(run, EXIT_RUNTIME, "--frame_range %u:%u: %s", s->range_first,
@@ -491,6 +519,12 @@ int lockstep_run_files(LockstepRun *run)
     if (run->meter_shown) {
         fputc('\n', stderr);
         run->meter_shown = false;
+    }
+    if (timing && run->n_read > 2 * STEADY_FROM) {
+        const unsigned n = run->n_read - STEADY_FROM;
+        fprintf(stderr, "lockstep timing scoring thread: from frame %u: per frame %.3f ms wall, "
+                "%.3f ms waiting for the readers, %.3f ms of CPU\n", (unsigned)STEADY_FROM,
+                (wall_ms() - wall0) / n, waited / n, (thread_cpu_ms() - cpu0) / n);
     }
     return lockstep_run_finish(run);
 }

@@ -15,6 +15,8 @@ uint64_t ls_cpu_detect(void)
         flags |= LS_CPU_FLAG_AVX512;
     if ((flags & LS_CPU_FLAG_AVX512) && __builtin_cpu_supports("avx512vnni"))
         flags |= LS_CPU_FLAG_AVX512ICL;
+    if ((flags & LS_CPU_FLAG_AVX512) && __builtin_cpu_supports("avx512vbmi"))
+        flags |= LS_CPU_FLAG_AVX512VBMI;
 #endif
     return flags;
 }

@@ -14,6 +14,9 @@ enum LsCpuFlags {
     /* AVX-512 with Ice Lake's additions (libvmaf's AVX512ICL, cpumask bit 5); the variants of
      * this level use VNNI */
     LS_CPU_FLAG_AVX512ICL = 1 << 5,
+    /* AVX-512 VBMI's byte permutes (Ice Lake and Zen 4 have them, Cascade Lake has VNNI
+     * without them): no libvmaf level, so a flag of its own (cpumask bit 6), off with AVX-512 */
+    LS_CPU_FLAG_AVX512VBMI = 1 << 6,
 };
 
 uint64_t ls_cpu_detect(void);
@@ -39,7 +42,7 @@ static inline uint64_t ls_cpu_usable(uint64_t cpumask)
     if (!(f & LS_CPU_FLAG_AVX2))
         f &= ~(uint64_t)LS_CPU_FLAG_AVX512;
     if (!(f & LS_CPU_FLAG_AVX512))
-        f &= ~(uint64_t)LS_CPU_FLAG_AVX512ICL;
+        f &= ~(uint64_t)(LS_CPU_FLAG_AVX512ICL | LS_CPU_FLAG_AVX512VBMI);
     return f;
 }
 

@@ -6,7 +6,7 @@
  *
  * A group is five little-endian 32-bit words holding a 160-bit little-endian number whose bits
  * [10i, 10i + 10) are sample i. This header is the format's one definition: the host packers
- * (C here, AVX2 in core/x86/pack10_avx2.c, checked against it by tests/checkasm/pack10.c) and the
+ * (C here, AVX2 and AVX-512 in core/x86/, checked against it by tests/checkasm/pack10.c) and the
  * device's unpacking read it. */
 #ifndef LOCKSTEP_CORE_PACK10_H
 #define LOCKSTEP_CORE_PACK10_H
@@ -58,8 +58,14 @@ int ls_pack10_wanted(void);
 typedef uint16_t (*LsPack10RowFn)(uint32_t *dst, const uint16_t *src, size_t n);
 uint16_t ls_pack10_row_c(uint32_t *dst, const uint16_t *src, size_t n);
 uint16_t ls_pack10_row_avx2(uint32_t *dst, const uint16_t *src, size_t n);
+uint16_t ls_pack10_row_avx512(uint32_t *dst, const uint16_t *src, size_t n); /* and VBMI */
 /* the fastest of them that this CPU runs */
 LsPack10RowFn ls_pack10_row_fn(void);
+
+/* Packs with `row` as ls_pack10_row_fn's packers do, into memory that no core reads next (the
+ * copy engine does: the reader's packed pictures), with non-temporal stores where the target
+ * has them, fenced before it returns. */
+uint16_t ls_pack10_row_stream(LsPack10RowFn row, uint32_t *dst, const uint16_t *src, size_t n);
 #endif
 
 #endif

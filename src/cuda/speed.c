@@ -8,8 +8,10 @@
  * bilinear (with a speed_prescale away from 1) stays on the CPU: init says -ENOTSUP. */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cuda/extractors.h"
 #include "cuda/speed_cuda.h"
@@ -53,6 +55,10 @@ typedef struct SpeedDevice {
     int own_open;
     CUstream side[LS_CUDA_SLOTS];
     CUevent ready[LS_CUDA_SLOTS], scored[LS_CUDA_SLOTS];
+    int timing;            /* LOCKSTEP_CUDA_TIMING: the host-function thread's time */
+    const char *name;
+    double host_ms;
+    unsigned host_frames;
 } SpeedDevice;
 
 static size_t result_bytes(const LsSpeedGeometry *g)
@@ -119,6 +125,8 @@ static int device_setup(SpeedDevice *d, LsCudaTwin *t, int gpu_index)
                 err = ls_cuda_twin_alloc(t, &base, off);
         }
     }
+    d->timing = t->timing;
+    d->name = t->desc->name;
     char why[256];
     if (!err && !(err = ls_cuda_device_open(&d->own, gpu_index, why, sizeof(why))))
         d->own_open = 1;
@@ -221,11 +229,24 @@ static float pair_score(const SpeedDevice *d, const void *result, unsigned j, fl
     return ls_speed_plane_score(&st[0], &st[1], g->nb, p->mode, p->sigma_nn, p->nn_floor);
 }
 
+static double host_now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
 static void score_on_host(void *job)
 {
     SpeedScore *sc = job;
+    SpeedDevice *d = (SpeedDevice *)sc->d;
+    const double t0 = d->timing ? host_now_ms() : 0.0;
     for (unsigned pl = 0; pl < sc->d->n_pairs; pl++)
         sc->score[pl] = pair_score(sc->d, sc->result, 2 * pl, sc->ent, &sc->err[pl]);
+    if (d->timing) {
+        d->host_ms += host_now_ms() - t0;
+        d->host_frames++;
+    }
 }
 
 /* The scores of the frame whose results are `result` (a slot's), once its host function ran. */
@@ -259,6 +280,10 @@ static int device_init(SpeedDevice *d, const LsSpeedParams *p, const LsSpeedGeom
 /* After the twin's release (every frame done): the side streams and events, then the memory. */
 static void device_free(SpeedDevice *d)
 {
+    if (d->timing && d->host_frames)
+        fprintf(stderr, "lockstep cuda timing %s host scoring: %u frames, %u blocks a plane: "
+                "%.3f ms a frame on the driver's host-function thread\n", d->name, d->host_frames,
+                d->geom->nb, d->host_ms / d->host_frames);
     if (d->own_open && !ls_cuda_push(&d->own)) {
         const LsCudaApi *cu = d->own.cu;
         for (unsigned s = 0; s < LS_CUDA_SLOTS; s++) {

@@ -480,8 +480,11 @@ static LsCudaTwin *twin_of(LsFex *fex)
 int ls_cuda_twin_alloc(LsCudaTwin *t, CUdeviceptr *ptr, size_t bytes)
 {
     *ptr = 0;
-    if (t->n_buffers == LS_CUDA_MAX_BUFFERS)
+    if (t->n_buffers == LS_CUDA_MAX_BUFFERS) {
+        ls_set_error("cuda: %s: more than %d device buffers (LS_CUDA_MAX_BUFFERS in cuda/twin.h)",
+                     t->desc->name, LS_CUDA_MAX_BUFFERS);
         return -ENOMEM;
+    }
     const int err = CHECK_CU(t->dev.cu, cuMemAlloc(ptr, bytes ? bytes : 1));
     if (!err)
         t->buffer[t->n_buffers++] = *ptr;

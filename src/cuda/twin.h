@@ -35,9 +35,14 @@
 #include "core/frame_pack.h"
 #include "cuda/cuda_loader.h"
 
-#define LS_CUDA_SLOTS 3
+/* Frames in flight. On the H200, VMAF v1 at 4K 10-bit took 1.13-1.27 ms a frame with 5 against
+ * 1.30-1.35 with 3 (bench/README.md, 2026-12-04 eleventh session): with 3 the scoring thread
+ * waited on the oldest frame's results (speed_chroma's entropies, on the driver's host-function
+ * thread, come 0.4-0.6 ms after its kernels) while the readers had frames ready. */
+#define LS_CUDA_SLOTS 5
 #define LS_CUDA_MAX_KERNELS 16
-#define LS_CUDA_MAX_BUFFERS 48
+/* device buffers of one twin: float_vif, the largest, takes 15 a slot */
+#define LS_CUDA_MAX_BUFFERS (16 * LS_CUDA_SLOTS + 16)
 
 typedef struct LsCudaTwin LsCudaTwin;
 typedef struct LsCudaFrames LsCudaFrames;

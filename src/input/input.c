@@ -447,8 +447,9 @@ static int read_plane_packed(LsInput *in, int fd, off_t *off, VmafPicture *pic, 
         if (r <= 0)
             return r;
         /* rows are whole groups: the band packs as one run */
-        const uint16_t any = in->pack_row((uint32_t *)(void *)(dst + (size_t)y0 * packed_row), band_buf,
-                                      (size_t)geo->w[p] * (y1 - y0));
+        const uint16_t any =
+            ls_pack10_row_stream(in->pack_row, (uint32_t *)(void *)(dst + (size_t)y0 * packed_row),
+                                 band_buf, (size_t)geo->w[p] * (y1 - y0));
         if (any >> 10) {
             char why[256];
             const int bad =

@@ -27,34 +27,48 @@ static bool unpacks_to(const uint32_t *p, const uint16_t *src, size_t n, size_t 
     return true;
 }
 
+/* the packers, alone and through the streaming stores */
+static const struct {
+    const char *name;
+    LsPack10RowFn fn;
+    bool stream; /* through ls_pack10_row_stream */
+    uint64_t flags;
+} v[] = { { "c", ls_pack10_row_c, false, 0 },
+          { "avx2", ls_pack10_row_avx2, false, LS_CPU_FLAG_AVX2 },
+          { "avx512", ls_pack10_row_avx512, false, LS_CPU_FLAG_AVX512VBMI },
+          { "c stream", ls_pack10_row_c, true, 0 },
+          { "avx2 stream", ls_pack10_row_avx2, true, LS_CPU_FLAG_AVX2 },
+          { "avx512 stream", ls_pack10_row_avx512, true, LS_CPU_FLAG_AVX512VBMI } };
+
 static void check_rows(void)
 {
-    static const struct {
-        const char *name;
-        LsPack10RowFn fn;
-        uint64_t flags;
-    } v[] = { { "c", ls_pack10_row_c, 0 }, { "avx2", ls_pack10_row_avx2, LS_CPU_FLAG_AVX2 } };
-    static const size_t lens[] = { 16, 32, 48, 960, 1920, 3840 + 16 };
+    /* up to a band of the reader (32768 samples); rows that start at every 4-byte offset from a
+     * 32-byte boundary (the streaming packer's head, runs and tail) */
+    static const size_t lens[] = { 16, 32, 48, 960, 1920, 3840 + 16, 32768 + 144 };
+    static const unsigned offsets[] = { 0, 1, 3, 5, 7 };
     for (unsigned k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
-        if ((ls_cpu_detect() & v[k].flags) != v[k].flags) {
+        if ((ls_cpu_usable(0) & v[k].flags) != v[k].flags) {
             printf("pack10: SKIP %s: not supported by this CPU\n", v[k].name);
             continue;
         }
         for (unsigned l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
+            for (unsigned o = 0; o < sizeof(offsets) / sizeof(offsets[0]); o++) {
             const size_t n = lens[l];
             uint16_t *src = malloc(n * 2);
             /* one word past the row: a packer must not write it */
-            uint32_t *dst = malloc(ls_pack10_bytes(n) + 4);
+            uint32_t *mem = aligned_alloc(32, (ls_pack10_bytes(n) + 4 + 32 + 31) / 32 * 32);
+            uint32_t *dst = mem + offsets[o];
             for (int mode = 0; mode < 4; mode++) {
                 for (size_t i = 0; i < n; i++)
                     src[i] = mode == 0 ? (uint16_t)(checkasm_rand() & 1023u)
                              : mode == 1 ? 0 : mode == 2 ? 1023 : (uint16_t)(i & 1 ? 1023 : 0);
                 memset(dst, 0xa5, ls_pack10_bytes(n) + 4);
-                const uint16_t any = v[k].fn(dst, src, n);
+                const uint16_t any = v[k].stream ? ls_pack10_row_stream(v[k].fn, dst, src, n)
+                                                : v[k].fn(dst, src, n);
                 size_t bad = 0;
                 const bool ok = unpacks_to(dst, src, n, &bad);
-                checkasm_check(ok, "pack10", "%s, %zu samples, fill %d: sample %zu unpacks to "
-                               "another value", v[k].name, n, mode, bad);
+                checkasm_check(ok, "pack10", "%s, %zu samples at word %u, fill %d: sample %zu "
+                               "unpacks to another value", v[k].name, n, offsets[o], mode, bad);
                 checkasm_check(dst[ls_pack10_bytes(n) / 4] == 0xa5a5a5a5u, "pack10",
                                "%s, %zu samples: wrote past the row", v[k].name, n);
                 checkasm_check((any >> 10) == 0, "pack10", "%s, %zu samples, fill %d: OR %#x "
@@ -66,12 +80,14 @@ static void check_rows(void)
                     src[i] = (uint16_t)(checkasm_rand() & 1023u);
                 const size_t at = checkasm_rand() % n;
                 src[at] = (uint16_t)(1024u << (checkasm_rand() % 6));
-                const uint16_t any = v[k].fn(dst, src, n);
+                const uint16_t any = v[k].stream ? ls_pack10_row_stream(v[k].fn, dst, src, n)
+                                                : v[k].fn(dst, src, n);
                 checkasm_check((any >> 10) != 0, "pack10", "%s, %zu samples: %u at %zu not seen",
                                v[k].name, n, src[at], at);
             }
             free(src);
-            free(dst);
+            free(mem);
+            }
         }
     }
 }
@@ -145,17 +161,21 @@ void checkasm_check_pack10(void)
         uint32_t *dst = malloc(ls_pack10_bytes(n));
         for (size_t i = 0; i < n; i++)
             src[i] = (uint16_t)(checkasm_rand() & 1023u);
-        const LsPack10RowFn fns[2] = { ls_pack10_row_c, ls_pack10_row_fn() };
-        for (unsigned k = 0; k < 2; k++) {
+        for (unsigned k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
+            if ((ls_cpu_usable(0) & v[k].flags) != v[k].flags)
+                continue;
             double best = 1e30;
             for (int rep = 0; rep < 5; rep++) {
                 const double t0 = checkasm_seconds();
-                fns[k](dst, src, n);
+                if (v[k].stream)
+                    ls_pack10_row_stream(v[k].fn, dst, src, n);
+                else
+                    v[k].fn(dst, src, n);
                 const double t = checkasm_seconds() - t0;
                 best = t < best ? t : best;
             }
-            printf("pack10 %s: %.3f ms for a 4K 10-bit luma plane (one thread)\n",
-                   k ? "best" : "c", best * 1e3);
+            printf("pack10 %s: %.3f ms for a 4K 10-bit luma plane (one thread)\n", v[k].name,
+                   best * 1e3);
         }
         free(src);
         free(dst);
