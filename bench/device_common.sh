@@ -106,19 +106,23 @@ parity_10bit() {
 echo "parity lines:"; cat "$out/parity.log" | cut -c1-260
 }
 
-# packed_read_check: the reader's packed frames, --backend cuda against the CPU's report and the
-# unpacked run's (LOCKSTEP_CUDA_PACK10=0), value for value; lines in $out/packed_read.log
+# packed_read_check: the reader's packed frames, --backend cuda against the CPU's report, the
+# unpacked run's (LOCKSTEP_CUDA_PACK10=0) and the run whose readers write the pictures instead of
+# sending the frames to the device (LOCKSTEP_CUDA_READER_UPLOAD=0), value for value; 40 frames
+# (20 generated, twice), so that most are read once the twins' sink is offered; lines in
+# $out/packed_read.log
 packed_read_check() {
 {
   for size in 1920x1080 3840x2160 1918x1080; do
     w=${size%x*}; h=${size#*x}
-    $b/tools/lockstep-gen -w $w -h $h -p 420 -b 10 -n 8 $gen/p_ref.y4m $gen/p_dis.y4m
+    make_pair $w $h 10 40 $gen/p_ref.y4m $gen/p_dis.y4m
     for m in vmaf_v0.6.1 vmaf_v1.0.16_1d5h_2160; do
       common=(-r $gen/p_ref.y4m -d $gen/p_dis.y4m -m version=$m --threads $jobs -q --json --precision max)
       t=$(LOCKSTEP_CUDA_TIMING=1 $cli "${common[@]}" --backend cuda -o $gen/cuda.json 2>&1 | grep "timing frames" | sed 's/.*(\([0-9]* uploaded straight[^)]*\)).*/\1/')
       LOCKSTEP_CUDA_PACK10=0 $cli "${common[@]}" --backend cuda -o $gen/cuda16.json
+      LOCKSTEP_CUDA_READER_UPLOAD=0 $cli "${common[@]}" --backend cuda -o $gen/cuda_host.json
       $cli "${common[@]}" -o $gen/cpu.json
-      echo "$size $m cuda ($t) vs cpu: $(same_report $gen/cuda.json $gen/cpu.json); vs PACK10=0: $(same_report $gen/cuda.json $gen/cuda16.json)"
+      echo "$size $m cuda ($t) vs cpu: $(same_report $gen/cuda.json $gen/cpu.json); vs PACK10=0: $(same_report $gen/cuda.json $gen/cuda16.json); vs READER_UPLOAD=0: $(same_report $gen/cuda.json $gen/cuda_host.json)"
     done
   done
 } 2>&1 | tee "$out/packed_read.log"

@@ -17,8 +17,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/log.h"
 #include "core/pack10.h"
 #include "core/picture_ref.h"
+#include "core/upload_sink.h"
 #include "input/input.h"
 
 static int failures, checks;
@@ -581,6 +583,226 @@ static void test_pack10(void)
             }
             vmaf_picture_unref(&a);
             vmaf_picture_unref(&b);
+            ls_input_close(plain);
+            ls_input_close(in);
+        }
+    }
+}
+
+/* A sink (core/upload_sink.h) that mirrors one picture's memory in host memory, as the CUDA
+ * frame pipeline mirrors its pinned blocks on the device: each band handed out is copied to the
+ * mirror at the next call. It can decline a picture, or fail the nth band or the end. */
+typedef struct FakeSink {
+    LsUploadSink sink;
+    const unsigned char *base;
+    size_t size;
+    unsigned char *mirror;
+    unsigned char band[LS_UPLOAD_MAX_BYTES];
+    unsigned char *pending;
+    size_t pending_n;
+    unsigned begins, ends, bands, fail_band, fail_end;
+    int outside; /* a band outside the mirrored picture */
+} FakeSink;
+
+struct LsUploadWriter {
+    FakeSink *fs;
+};
+static struct LsUploadWriter fake_writer;
+
+static void fake_flush(FakeSink *fs)
+{
+    if (fs->pending_n) {
+        if (fs->pending < fs->base || (size_t)(fs->pending - fs->base) + fs->pending_n > fs->size)
+            fs->outside = 1;
+        else
+            memcpy(fs->mirror + (fs->pending - fs->base), fs->band, fs->pending_n);
+    }
+    fs->pending_n = 0;
+}
+
+static LsUploadWriter *fake_begin(LsUploadSink *sink, const VmafPicture *pic)
+{
+    FakeSink *fs = (FakeSink *)(void *)sink;
+    if ((const unsigned char *)pic->data[0] != fs->base)
+        return NULL;
+    fs->begins++;
+    fake_writer.fs = fs;
+    return &fake_writer;
+}
+
+static void *fake_buffer(LsUploadWriter *w, void *dst, size_t n)
+{
+    FakeSink *fs = w->fs;
+    fake_flush(fs);
+    if (++fs->bands == fs->fail_band || n > sizeof(fs->band)) {
+        ls_set_error("fake sink: band %u refused", fs->bands);
+        return NULL;
+    }
+    fs->pending = dst;
+    fs->pending_n = n;
+    return fs->band;
+}
+
+static int fake_end(LsUploadWriter *w)
+{
+    FakeSink *fs = w->fs;
+    fake_flush(fs);
+    fs->ends++;
+    if (fs->fail_end) {
+        ls_set_error("fake sink: the copies failed");
+        return -EIO;
+    }
+    return 0;
+}
+
+static size_t picture_span(const VmafPicture *pic)
+{
+    size_t end = 0;
+    for (unsigned p = 0; p < 3 && pic->data[p]; p++) {
+        const size_t e = (size_t)((const unsigned char *)pic->data[p] -
+                                  (const unsigned char *)pic->data[0]) +
+                         (size_t)pic->stride[p] * pic->h[p];
+        end = e > end ? e : end;
+    }
+    return end;
+}
+
+/* the packed planes of two pictures read alike */
+static int same_packed(const VmafPicture *x, const VmafPicture *y, unsigned planes)
+{
+    for (unsigned p = 0; p < planes; p++)
+        if (memcmp(x->data[p], y->data[p], ls_pack10_bytes(x->w[p]) * x->h[p]))
+            return 0;
+    return 1;
+}
+
+/* ls_input_upload_to: packed frames go through the sink's bands, not into the picture, whose
+ * memory is left as it was; the bytes that reach the mirror are the packed picture's, the
+ * picture is marked uploaded; a declined picture is written as without a sink; a band or an end
+ * that fails is the frame's error, naming the file and the frame, and the writer is ended. */
+static void test_upload_sink(void)
+{
+    static const struct {
+        enum VmafPixelFormat fmt;
+        unsigned w, h;
+    } cases[] = {
+        { VMAF_PIX_FMT_YUV420P, 64, 18 },
+        { VMAF_PIX_FMT_YUV422P, 3840, 20 }, /* bands of 8 rows */
+        { VMAF_PIX_FMT_YUV444P, 1920, 40 },
+    };
+    for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        enum { FRAMES = 3 };
+        char name[64], what[96], err[512];
+        snprintf(name, sizeof(name), "upload_%u.y4m", c);
+        snprintf(what, sizeof(what), "upload sink %s %ux%u", ls_pix_fmt_name(cases[c].fmt),
+                 cases[c].w, cases[c].h);
+        const char *path = work_path(name);
+        const LsVideoInfo info = { .w = cases[c].w, .h = cases[c].h, .bpc = 10,
+                                   .fmt = cases[c].fmt };
+        FILE *f = fopen(path, "wb");
+        CHECK(f != NULL, "%s: cannot create %s", what, path);
+        if (!f)
+            continue;
+        ls_y4m_write_header(f, &info);
+        VmafPicture src;
+        vmaf_picture_alloc(&src, info.fmt, info.bpc, info.w, info.h);
+        for (int i = 0; i < FRAMES; i++) {
+            fill_random(&src);
+            if (i == FRAMES - 1) /* the last frame: one luma sample too high */
+                ((uint16_t *)src.data[0])[3] = 1024;
+            ls_write_frame(f, &src, true);
+        }
+        fclose(f);
+        vmaf_picture_unref(&src);
+        for (unsigned planes = 1; planes <= 3; planes += 2) {
+            LsInput *plain, *in;
+            if (ls_input_open(&plain, path, NULL, err, sizeof(err)) ||
+                ls_input_open(&in, path, NULL, err, sizeof(err))) {
+                CHECK(0, "%s: open: %s", what, err);
+                break;
+            }
+            ls_input_read_planes(plain, planes);
+            ls_input_read_planes(in, planes);
+            CHECK(ls_input_pack10(plain) && ls_input_pack10(in), "%s: ls_input_pack10", what);
+            VmafPicture a, b, other;
+            vmaf_picture_alloc(&a, info.fmt, info.bpc, info.w, info.h);
+            vmaf_picture_alloc(&b, info.fmt, info.bpc, info.w, info.h);
+            vmaf_picture_alloc(&other, info.fmt, info.bpc, info.w, info.h);
+            FakeSink *fs = calloc(1, sizeof(*fs));
+            fs->sink = (LsUploadSink){ .begin = fake_begin, .buffer = fake_buffer, .end = fake_end };
+            fs->base = b.data[0];
+            fs->size = picture_span(&b);
+            fs->mirror = calloc(1, fs->size);
+            unsigned char *before = malloc(fs->size);
+            memset(b.data[0], 0xa5, fs->size);
+            memcpy(before, b.data[0], fs->size);
+            ls_input_upload_to(in, &fs->sink);
+            char err_plain[512];
+            for (int i = 0; i < FRAMES; i++) {
+                const int ra = ls_input_read_at(plain, (uint64_t)i, &a, err_plain, sizeof(err_plain));
+                const int rb = ls_input_read_at(in, (uint64_t)i, &b, err, sizeof(err));
+                CHECK(fs->begins == fs->ends && fs->begins == (unsigned)i + 1,
+                      "%s, %u plane(s): frame %d: %u writers begun, %u ended", what, planes, i,
+                      fs->begins, fs->ends);
+                if (ra != 1) {
+                    CHECK(ra < 0 && rb == ra && !strcmp(err, err_plain) &&
+                              ls_picture_uploaded(&b) == NULL,
+                          "%s: frame %d: %d \"%s\" against %d \"%s\"", what, i, rb, err, ra,
+                          err_plain);
+                    continue;
+                }
+                CHECK(rb == 1 && ls_picture_uploaded(&b) == &fs->sink &&
+                          ls_picture_packed10(&b) == (planes == 3 ? 7u : 1u) && !fs->outside,
+                      "%s, %u plane(s): frame %d: %d %s, uploaded %d, packed %#x, outside %d",
+                      what, planes, i, rb, err, ls_picture_uploaded(&b) == &fs->sink,
+                      ls_picture_packed10(&b), fs->outside);
+                CHECK(!memcmp(b.data[0], before, fs->size),
+                      "%s, %u plane(s): frame %d: the picture's memory was written", what,
+                      planes, i);
+                int same = 1;
+                for (unsigned p = 0; p < planes; p++) {
+                    const size_t off = (size_t)((unsigned char *)b.data[p] -
+                                                (unsigned char *)b.data[0]);
+                    same &= !memcmp(fs->mirror + off, a.data[p], ls_pack10_bytes(a.w[p]) * a.h[p]);
+                }
+                CHECK(same, "%s, %u plane(s): frame %d: the mirror is not the packed picture",
+                      what, planes, i);
+            }
+            /* a picture the sink declines is written, and not marked */
+            int r = ls_input_read_at(in, 0, &other, err, sizeof(err));
+            ls_input_read_at(plain, 0, &a, err_plain, sizeof(err_plain));
+            CHECK(r == 1 && ls_picture_uploaded(&other) == NULL &&
+                      ls_picture_packed10(&other) == (planes == 3 ? 7u : 1u) &&
+                      same_packed(&other, &a, planes) && fs->begins == FRAMES,
+                  "%s, %u plane(s): a declined picture: %d %s, uploaded %d", what, planes, r,
+                  err, ls_picture_uploaded(&other) != NULL);
+            /* a band refused, then an end that fails: the frame's error; the writer ended */
+            fs->fail_band = fs->bands + 1;
+            const unsigned begun = fs->begins;
+            r = ls_input_read_at(in, 1, &b, err, sizeof(err));
+            CHECK(r < 0 && strstr(err, path) && strstr(err, "frame 1: fake sink: band") &&
+                      fs->ends == begun + 1 && ls_picture_uploaded(&b) == NULL,
+                  "%s, %u plane(s): a refused band: %d \"%s\", %u ends of %u", what, planes, r,
+                  err, fs->ends, begun + 1);
+            fs->fail_band = 0;
+            fs->fail_end = 1;
+            r = ls_input_read_at(in, 1, &b, err, sizeof(err));
+            CHECK(r < 0 && strstr(err, path) && strstr(err, "frame 1: fake sink: the copies failed") &&
+                      fs->ends == begun + 2 && ls_picture_uploaded(&b) == NULL,
+                  "%s, %u plane(s): a failed end: %d \"%s\"", what, planes, r, err);
+            fs->fail_end = 0;
+            ls_input_upload_to(in, NULL);
+            r = ls_input_read_at(in, 1, &b, err, sizeof(err));
+            ls_input_read_at(plain, 1, &a, err_plain, sizeof(err_plain));
+            CHECK(r == 1 && ls_picture_uploaded(&b) == NULL && fs->ends == begun + 2 &&
+                      same_packed(&b, &a, planes),
+                  "%s, %u plane(s): without the sink again: %d %s", what, planes, r, err);
+            free(before);
+            free(fs->mirror);
+            free(fs);
+            vmaf_picture_unref(&a);
+            vmaf_picture_unref(&b);
+            vmaf_picture_unref(&other);
             ls_input_close(plain);
             ls_input_close(in);
         }
@@ -1295,6 +1517,7 @@ int main(int argc, char **argv)
         test_round_trips();
         test_luma_only();
         test_pack10();
+        test_upload_sink();
         test_stdin();
         test_bad_inputs();
         test_mutations();

@@ -17,6 +17,7 @@
 #include "cli_parse.h"
 #include "core/pack10.h"
 #include "core/report_file.h"
+#include "core/upload_sink.h"
 #include "frame_reader.h"
 #include "input/input.h"
 #include "lockstep/run.h"
@@ -44,6 +45,8 @@ struct LockstepRun {
     unsigned n_read;                   /* frame pairs given to the context */
     unsigned first, n_out;             /* the frames reported */
     bool input_ended, finished;
+    bool packing;                      /* the readers pack 10-bit frames (ls_input_pack10) */
+    bool uploading;                    /* ... and send them to the twins' sink */
     bool meter;                        /* a progress meter on the terminal */
     bool meter_shown;
     uint64_t expected;                 /* frames the meter expects (0: not known, e.g. a pipe) */
@@ -337,6 +340,7 @@ int lockstep_run_open(LockstepRun **out, int argc, const char *const *argv)
         ls_input_can_pack10(run->dist_in)) {
         ls_input_pack10(run->ref_in);
         ls_input_pack10(run->dist_in);
+        run->packing = true;
     }
     if (frame_reader_open(&run->reader, run->ctx, run->ref_in, run->dist_in,
                           s->skip_ref + run->read_first, s->skip_dist + run->read_first,
@@ -477,7 +481,7 @@ int lockstep_run_files(LockstepRun *run)
     const char *timing_env = getenv("LOCKSTEP_CUDA_TIMING");
     const bool timing = timing_env && *timing_env == '1';
     /* from frame 32 on, as the CUDA pipeline's end to end: the set-up is done by then */
-    enum { STEADY_FROM = 32 };
+    enum { STEADY_FROM = 32, UPLOAD_SINK_TRIES = 64 };
     double waited = 0.0, cpu0 = 0.0, wall0 = 0.0;
     for (;;) {
         VmafPicture ref, dist;
@@ -508,6 +512,16 @@ int lockstep_run_files(LockstepRun *run)
         const int e = score_pair(run, &ref, &dist);
         if (e)
             return e;
+        if (run->packing && !run->uploading && run->n_read <= UPLOAD_SINK_TRIES) {
+            /* the twins offer their sink once their first frame fixed the layout: from then on
+             * the readers send packed frames to the device themselves */
+            LsUploadSink *sink = ls_context_upload_sink(run->ctx);
+            if (sink) {
+                ls_input_upload_to(run->ref_in, sink);
+                ls_input_upload_to(run->dist_in, sink);
+                run->uploading = true;
+            }
+        }
         if (run->n_read == 1) {
             /* the extractors are set up now: later frames skip the planes none of them reads */
             unsigned planes = lockstep_planes_read(run->ctx);

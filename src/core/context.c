@@ -23,6 +23,7 @@
 #include "core/output.h"
 #include "core/picture_ref.h"
 #include "core/registry.h"
+#include "core/upload_sink.h"
 
 typedef struct Slot {
     LsFex fex;
@@ -930,6 +931,21 @@ unsigned lockstep_planes_read(VmafContext *ctx)
             n = k ? k : 3;
     }
     return n;
+}
+
+LsUploadSink *ls_context_upload_sink(VmafContext *ctx)
+{
+    if (!ctx || !ctx->n_slot)
+        return NULL;
+    LsUploadSink *sink = NULL;
+    for (unsigned i = 0; i < ctx->n_slot; i++) {
+        LsFex *fex = &ctx->slot[i]->fex;
+        LsUploadSink *s = fex->ex->upload_sink ? fex->ex->upload_sink(fex) : NULL;
+        if (!s || (sink && s != sink))
+            return NULL;
+        sink = s;
+    }
+    return sink;
 }
 
 int lockstep_all_on_backend(VmafContext *ctx, enum LockstepBackend backend)

@@ -70,6 +70,9 @@ typedef struct LsExtractor {
      * hands out, so a twin can pin it once and upload pool pictures without a staging copy.
      * The block stays valid until after close. A failure only costs that shortcut. */
     int (*use_host_memory)(LsFex *fex, void *ptr, size_t size);
+    /* Optional: where a reader may send packed frames straight to the device
+     * (core/upload_sink.h), once the twin is ready to take them; NULL until then, or if not. */
+    struct LsUploadSink *(*upload_sink)(LsFex *fex);
     /* GPU twins: the backend's description of the twin (CUDA: LsCudaTwinDesc), read by the
      * backend's shared host skeleton. */
     const void *backend_desc;

@@ -11,6 +11,7 @@
 #include "core/backend.h"
 #include "core/geometry.h"
 #include "core/picture_ref.h"
+#include "core/upload_sink.h"
 
 struct VmafRef {
     atomic_int count;
@@ -24,6 +25,7 @@ struct VmafRef {
     VmafPicture pic;         /* pool pictures: the picture as handed out */
     atomic_uint depth_checked; /* ls_picture_set_depth_checked's planes */
     atomic_uint packed10;      /* ls_picture_set_packed10's planes */
+    _Atomic(const LsUploadSink *) uploaded; /* ls_picture_set_uploaded */
 };
 
 struct LsPicturePool {
@@ -219,6 +221,17 @@ unsigned ls_picture_packed10(const VmafPicture *pic)
     return pic && pic->ref ? atomic_load(&pic->ref->packed10) : 0u;
 }
 
+void ls_picture_set_uploaded(VmafPicture *pic, const LsUploadSink *sink)
+{
+    if (pic && pic->ref)
+        atomic_store(&pic->ref->uploaded, sink);
+}
+
+const LsUploadSink *ls_picture_uploaded(const VmafPicture *pic)
+{
+    return pic && pic->ref ? atomic_load(&pic->ref->uploaded) : NULL;
+}
+
 void ls_picture_ref(VmafPicture *dst, const VmafPicture *src)
 {
     *dst = *src;
@@ -314,6 +327,7 @@ int ls_picture_pool_fetch_within(LsPicturePool *pool, VmafPicture *pic, int ms)
     atomic_store(&ref->count, 1);
     atomic_store(&ref->depth_checked, 0u); /* new samples will be written */
     atomic_store(&ref->packed10, 0u);
+    atomic_store(&ref->uploaded, NULL);
     *pic = ref->pic;
     return 0;
 }

@@ -1,6 +1,8 @@
 /* The CUDA twins' host skeleton (twin.h): the context's frame pipeline and the per-twin glue. */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,7 @@
 #include "core/log.h"
 #include "core/pack10.h"
 #include "core/picture_ref.h"
+#include "core/upload_sink.h"
 #include "cuda/frames_cuda.h"
 #include "cuda/twin.h"
 
@@ -48,6 +51,11 @@ static unsigned replay_count(void)
 
 #define MAX_PINNED 128
 #define MAX_TWINS 32
+#define MAX_WRITERS 64
+/* the readers' chunks: 1 MB, four per writer, measured best on the H200's host
+ * (bench/device_bounce.sh: 0.89-0.93 ms per 4K pair against 1.06 for the picture's memory) */
+#define WRITER_CHUNK_BYTES (1u << 20)
+#define WRITER_CHUNKS 4
 /* timing: the wall time per frame is taken from this frame on, when the readers' head start (the
  * pictures read while the context started) is used up */
 #define STEADY_FROM 32
@@ -148,6 +156,16 @@ struct LsCudaFrames {
     LsCudaTwin *twin[MAX_TWINS]; /* the open twins, for the replays */
     unsigned n_twins;
     int twins_dropped;         /* more twins than twin[] holds: no replays */
+    /* the readers' sink (core/upload_sink.h): pinned[i]'s bytes at mirror[i] on the device,
+     * offered once sink_ready (after frames_start); writers made as readers ask, kept */
+    LsUploadSink sink;
+    CUdeviceptr mirror[MAX_PINNED];
+    atomic_int sink_ready;
+    pthread_mutex_t writers_lock;
+    int writers_lock_up;
+    struct LsUploadWriter *writer[MAX_WRITERS], *free_writer;
+    unsigned n_writers;
+    unsigned reader_frames;    /* frames whose pictures the readers sent */
 };
 
 typedef struct FramesArgs {
@@ -155,6 +173,204 @@ typedef struct FramesArgs {
     enum VmafPixelFormat fmt;
     unsigned bpc, w, h;
 } FramesArgs;
+
+/* ---- the readers' sink: packed bands through a ring of pinned chunks to the mirrors ---- */
+
+struct LsUploadWriter {
+    LsCudaFrames *F;
+    CUstream stream;
+    unsigned char *chunk[WRITER_CHUNKS];
+    CUevent copied[WRITER_CHUNKS];  /* after the chunk's last copy: it may be refilled */
+    unsigned cur;
+    size_t fill;                    /* bytes of chunk[cur] waiting */
+    unsigned block;                 /* the pinned block they belong to */
+    const unsigned char *host_next; /* the picture's address just after them */
+    CUdeviceptr dev_at;             /* the mirror's address of the first of them */
+    int failed;
+    struct LsUploadWriter *next_free;
+};
+
+/* The mirrored block holding [p, p + n), or -1. */
+static int mirrored_block(const LsCudaFrames *F, const unsigned char *p, size_t n)
+{
+    for (unsigned i = 0; i < F->n_pinned; i++) {
+        const LsHostBlock *b = &F->pinned[i];
+        if (F->mirror[i] && p >= b->ptr && n <= b->size && (size_t)(p - b->ptr) <= b->size - n)
+            return (int)i;
+    }
+    return -1;
+}
+
+/* Context current. */
+static void writer_destroy(const LsCudaApi *cu, struct LsUploadWriter *w)
+{
+    if (w->stream)
+        CHECK_CU(cu, cuStreamSynchronize(w->stream));
+    for (unsigned k = 0; k < WRITER_CHUNKS; k++) {
+        if (w->copied[k])
+            CHECK_CU(cu, cuEventDestroy(w->copied[k]));
+        if (w->chunk[k])
+            CHECK_CU(cu, cuMemFreeHost(w->chunk[k]));
+    }
+    if (w->stream)
+        CHECK_CU(cu, cuStreamDestroy(w->stream));
+    free(w);
+}
+
+/* Context current. NULL when the driver refuses (the reader writes the picture then). */
+static struct LsUploadWriter *writer_create(LsCudaFrames *F)
+{
+    const LsCudaApi *cu = F->dev.cu;
+    struct LsUploadWriter *w = calloc(1, sizeof(*w));
+    if (!w)
+        return NULL;
+    w->F = F;
+    int err = CHECK_CU(cu, cuStreamCreate(&w->stream, LS_CU_STREAM_NON_BLOCKING));
+    for (unsigned k = 0; k < WRITER_CHUNKS && !err; k++) {
+        if (!(err = CHECK_CU(cu, cuMemHostAlloc((void **)&w->chunk[k], WRITER_CHUNK_BYTES,
+                                                LS_CU_MEMHOSTALLOC_PORTABLE))) &&
+            !(err = CHECK_CU(cu, cuEventCreate(&w->copied[k], LS_CU_EVENT_DISABLE_TIMING))))
+            err = CHECK_CU(cu, cuEventRecord(w->copied[k], w->stream));
+    }
+    if (err) {
+        ls_log(VMAF_LOG_LEVEL_DEBUG, "cuda: a reader's upload buffers (error %d): it writes the "
+               "pictures", err);
+        writer_destroy(cu, w);
+        return NULL;
+    }
+    return w;
+}
+
+/* Copies the waiting bytes to the mirror and moves on to the next chunk, once its last copy is
+ * done. */
+static int writer_flush(struct LsUploadWriter *w)
+{
+    if (!w->fill)
+        return 0;
+    const LsCudaApi *cu = w->F->dev.cu;
+    int err = CHECK_CU(cu, cuMemcpyHtoDAsync(w->dev_at, w->chunk[w->cur], w->fill, w->stream));
+    if (!err)
+        err = CHECK_CU(cu, cuEventRecord(w->copied[w->cur], w->stream));
+    w->cur = (w->cur + 1) % WRITER_CHUNKS;
+    if (!err)
+        err = CHECK_CU(cu, cuEventSynchronize(w->copied[w->cur]));
+    w->fill = 0;
+    w->failed = w->failed || err;
+    return err;
+}
+
+static LsUploadWriter *sink_begin(LsUploadSink *sink, const VmafPicture *pic)
+{
+    LsCudaFrames *F = (LsCudaFrames *)(void *)((char *)sink - offsetof(LsCudaFrames, sink));
+    if (!atomic_load(&F->sink_ready) || !pic->data[0] ||
+        mirrored_block(F, pic->data[0], 1) < 0)
+        return NULL;
+    if (ls_cuda_push(&F->dev))
+        return NULL;
+    pthread_mutex_lock(&F->writers_lock);
+    struct LsUploadWriter *w = F->free_writer;
+    if (w) {
+        F->free_writer = w->next_free;
+    } else if (F->n_writers < MAX_WRITERS && (w = writer_create(F))) {
+        F->writer[F->n_writers++] = w;
+    }
+    pthread_mutex_unlock(&F->writers_lock);
+    if (!w) {
+        ls_cuda_pop(&F->dev);
+        return NULL;
+    }
+    w->fill = 0;
+    w->failed = 0;
+    return w;
+}
+
+static void *sink_buffer(LsUploadWriter *w, void *dst, size_t n)
+{
+    const LsCudaFrames *F = w->F;
+    const unsigned char *to = dst;
+    if (w->failed)
+        return NULL;
+    if (n > LS_UPLOAD_MAX_BYTES || n > WRITER_CHUNK_BYTES) {
+        ls_set_error("cuda: a reader's band of %zu bytes is larger than its upload buffer", n);
+        w->failed = 1;
+        return NULL;
+    }
+    /* the waiting bytes go on where they end, inside their block: else they are sent first */
+    const LsHostBlock *b = &F->pinned[w->block];
+    if (w->fill && (to != w->host_next || w->fill + n > WRITER_CHUNK_BYTES ||
+                    (size_t)(to - b->ptr) > b->size - n) &&
+        writer_flush(w))
+        return NULL;
+    if (!w->fill) {
+        const int i = mirrored_block(F, to, n);
+        if (i < 0) {
+            ls_set_error("cuda: a reader's band lies outside the picture memory the device mirrors");
+            w->failed = 1;
+            return NULL;
+        }
+        w->block = (unsigned)i;
+        w->dev_at = F->mirror[i] + (CUdeviceptr)(to - F->pinned[i].ptr);
+    }
+    void *at = w->chunk[w->cur] + w->fill;
+    w->fill += n;
+    w->host_next = to + n;
+    return at;
+}
+
+static int sink_end(LsUploadWriter *w)
+{
+    LsCudaFrames *F = w->F;
+    const int failed = w->failed;
+    int err = failed ? 0 : writer_flush(w);
+    const int sync = CHECK_CU(F->dev.cu, cuStreamSynchronize(w->stream));
+    if (!err && !failed)
+        err = sync;
+    ls_cuda_pop(&F->dev);
+    pthread_mutex_lock(&F->writers_lock);
+    w->next_free = F->free_writer;
+    F->free_writer = w;
+    pthread_mutex_unlock(&F->writers_lock);
+    /* a failure before was said by the band's call (lockstep_last_error still tells it) */
+    return err ? err : failed ? -EIO : 0;
+}
+
+/* At frames_start: device copies of the pinned blocks, if the device has room to spare for them
+ * (a quarter of its free memory at most) and LOCKSTEP_CUDA_READER_UPLOAD is not 0. Context
+ * current. Without them the readers write the pictures, which the upload reads. */
+static void frames_mirror(LsCudaFrames *F)
+{
+    const LsCudaApi *cu = F->dev.cu;
+    const char *env = getenv("LOCKSTEP_CUDA_READER_UPLOAD");
+    if ((env && !strcmp(env, "0")) || !F->layout.pack10 || !F->n_pinned)
+        return;
+    size_t free_bytes = 0, total = 0, need = 0;
+    for (unsigned i = 0; i < F->n_pinned; i++)
+        need += F->pinned[i].size;
+    if (CHECK_CU(cu, cuMemGetInfo(&free_bytes, &total)) || need > free_bytes / 4) {
+        ls_log(VMAF_LOG_LEVEL_DEBUG, "cuda: no room for the readers' device copies (%zu bytes)",
+               need);
+        return;
+    }
+    for (unsigned i = 0; i < F->n_pinned; i++) {
+        if (cu->cuMemAlloc(&F->mirror[i], F->pinned[i].size)) {
+            /* a block without a copy: its pictures are written and uploaded as before */
+            F->mirror[i] = 0;
+            ls_log(VMAF_LOG_LEVEL_DEBUG, "cuda: no device copy of a picture block");
+        }
+    }
+    if (pthread_mutex_init(&F->writers_lock, NULL))
+        return;
+    F->writers_lock_up = 1;
+    F->sink = (LsUploadSink){ .begin = sink_begin, .buffer = sink_buffer, .end = sink_end };
+    atomic_store(&F->sink_ready, 1);
+}
+
+/* The device address of the picture bytes at p (in a mirrored block): ls_picture_uploaded. */
+static CUdeviceptr mirror_of(const LsCudaFrames *F, const void *p, size_t n)
+{
+    const int i = mirrored_block(F, p, n);
+    return i < 0 ? 0 : F->mirror[i] + (CUdeviceptr)((const unsigned char *)p - F->pinned[i].ptr);
+}
 
 static void frames_release_slot(FrameSlot *s)
 {
@@ -212,8 +428,13 @@ static void frames_destroy(void *obj)
             if (s->stream)
                 CHECK_CU(cu, cuStreamDestroy(s->stream));
         }
-        for (unsigned i = 0; i < F->n_pinned; i++)
+        for (unsigned i = 0; i < F->n_writers; i++)
+            writer_destroy(cu, F->writer[i]);
+        for (unsigned i = 0; i < F->n_pinned; i++) {
+            if (F->mirror[i])
+                CHECK_CU(cu, cuMemFree(F->mirror[i]));
             unpin(cu, (void *)F->pinned[i].ptr);
+        }
         if (F->unpack_mod)
             CHECK_CU(cu, cuModuleUnload(F->unpack_mod));
         ls_cuda_pop(&F->dev);
@@ -226,12 +447,16 @@ static void frames_destroy(void *obj)
                      (F->steady_t1 - F->steady_t0) / (F->frames - STEADY_FROM));
         fprintf(stderr,
                 "lockstep cuda timing frames: %u frames (%u uploaded straight from pinned "
-                "pictures, %u packed to 10 bits: %.1f MB), %u plane(s) each, %.1f MB: per frame "
-                "host pack %.3f ms, host wait for a free slot %.3f ms, device upload %.3f ms%s\n",
+                "pictures, %u packed to 10 bits: %.1f MB, %u sent by the readers), %u plane(s) "
+                "each, %.1f MB: per frame host pack %.3f ms, host wait for a free slot %.3f ms, "
+                "device upload %.3f ms%s\n",
                 F->frames, F->direct_frames, F->packed_frames, (double)F->layout.packed_size / 1e6,
+                F->reader_frames,
                 F->layout.n_planes, (double)F->layout.size / 1e6,
                 F->pack_ms / F->frames, F->idle_ms / F->frames, F->upload_ms / F->frames, steady);
     }
+    if (F->writers_lock_up)
+        pthread_mutex_destroy(&F->writers_lock);
     if (F->dev_open)
         ls_cuda_device_close(&F->dev);
     free(F);
@@ -321,6 +546,8 @@ static int frames_start(LsCudaFrames *F)
         err = ls_frame_packer_init(&F->packer, F->layout.size);
         F->packer_up = !err;
     }
+    if (!err)
+        frames_mirror(F);
     F->started = !err;
     return err;
 }
@@ -387,11 +614,24 @@ static int frames_acquire(LsCudaFrames *F, unsigned index, const VmafPicture *re
                      "layout is not (planes %#x and %#x of %#x)", packed_r, packed_d, need);
         return -EINVAL;
     }
+    /* pictures the readers sent (ls_picture_uploaded) hold nothing on the host: their bytes
+     * are in the mirrors, which only this pipeline's own sink fills */
+    const LsUploadSink *up_r = ls_picture_uploaded(ref), *up_d = ls_picture_uploaded(dis);
+    if ((up_r && up_r != &F->sink) || (up_d && up_d != &F->sink) ||
+        ((up_r || up_d) && !from_packed)) {
+        ls_set_error("cuda: the frame's pictures were sent to another device's memory");
+        return -EINVAL;
+    }
     int direct, packed;
     if (from_packed) {
         packed = 1;
         direct = ls_frame_direct_packed(l, ref, F->pinned, F->n_pinned) &&
                  ls_frame_direct_packed(l, dis, F->pinned, F->n_pinned);
+        if (!direct && (up_r || up_d)) {
+            ls_set_error("cuda: the frame's pictures were sent to the device but lie outside the "
+                         "memory it mirrors");
+            return -EINVAL;
+        }
         if (!direct)
             ls_frame_copy_packed(l, s->host, ref, dis);
     } else {
@@ -411,13 +651,26 @@ static int frames_acquire(LsCudaFrames *F, unsigned index, const VmafPicture *re
         ls_picture_ref(&s->held[1], dis);
         s->holding = 1;
         F->direct_frames++;
+        F->reader_frames += up_r || up_d;
         for (unsigned side = 0; side < 2 && !err; side++) {
             for (unsigned p = 0; p < l->n_planes && !err; p++) {
                 const VmafPicture *pic = side ? dis : ref;
                 const CUdeviceptr to = packed ? s->packed10 + l->packed_offset[side][p]
                                               : s->input + l->offset[side][p];
                 const size_t bytes = (packed ? l->packed_row_bytes[p] : l->row_bytes[p]) * l->h[p];
-                err = CHECK_CU(cu, cuMemcpyHtoDAsync(to, pic->data[p], bytes, s->stream));
+                if (!(side ? up_d : up_r)) {
+                    err = CHECK_CU(cu, cuMemcpyHtoDAsync(to, pic->data[p], bytes, s->stream));
+                    continue;
+                }
+                /* the reader's copy is done (sink_end): the mirror holds the plane */
+                const CUdeviceptr from = mirror_of(F, pic->data[p], bytes);
+                if (!from) {
+                    ls_set_error("cuda: plane %u of a picture sent to the device lies outside "
+                                 "the memory it mirrors", p);
+                    err = -EINVAL;
+                } else {
+                    err = CHECK_CU(cu, cuMemcpyDtoDAsync(to, from, bytes, s->stream));
+                }
             }
         }
     } else if (!err && packed) {
@@ -907,4 +1160,10 @@ int ls_cuda_twin_use_host_memory(LsFex *fex, void *ptr, size_t size)
 {
     LsCudaTwin *t = twin_of(fex);
     return t->open ? frames_pin(t->frames, ptr, size, t->desc->name) : -EIO;
+}
+
+LsUploadSink *ls_cuda_twin_upload_sink(LsFex *fex)
+{
+    LsCudaTwin *t = twin_of(fex);
+    return t->open && t->frames && atomic_load(&t->frames->sink_ready) ? &t->frames->sink : NULL;
 }

@@ -151,11 +151,14 @@ int ls_cuda_twin_drain(LsFex *fex, LsCollector *fc);
 int ls_cuda_twin_flush(LsFex *fex, LsCollector *fc);
 void ls_cuda_twin_close(LsFex *fex);
 int ls_cuda_twin_use_host_memory(LsFex *fex, void *ptr, size_t size);
+/* The frame pipeline's sink for the readers (core/upload_sink.h), once it has started. */
+struct LsUploadSink *ls_cuda_twin_upload_sink(LsFex *fex);
 
 /* Fills the backend fields and callbacks of a twin's LsExtractor (init is the twin's own). */
 #define LS_CUDA_TWIN_EXTRACTOR(desc)                                                               \
     .backend = LOCKSTEP_BACKEND_CUDA, .backend_desc = &(desc), .extract = ls_cuda_twin_extract,   \
     .drain = ls_cuda_twin_drain, .flush = ls_cuda_twin_flush, .close = ls_cuda_twin_close,        \
-    .frames_held = LS_CUDA_SLOTS, .use_host_memory = ls_cuda_twin_use_host_memory
+    .frames_held = LS_CUDA_SLOTS, .use_host_memory = ls_cuda_twin_use_host_memory,            \
+    .upload_sink = ls_cuda_twin_upload_sink
 
 #endif

@@ -17,8 +17,10 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "core/log.h"
 #include "core/pack10.h"
 #include "core/picture_ref.h"
+#include "core/upload_sink.h"
 #include "input/input_internal.h"
 
 #if defined(__GNUC__)
@@ -54,6 +56,8 @@ struct LsInput {
     /* ls_input_read_at writes 10-bit planes packed (ls_input_pack10), with pack_row */
     _Atomic bool pack10;
     LsPack10RowFn pack_row;
+    /* where packed frames go instead of their pictures, where it takes them (ls_input_upload_to) */
+    _Atomic(LsUploadSink *) upload;
     /* the file mapped read-only (ls_input_map): map_len bytes of it, then zero pages */
     unsigned char *map;
     size_t map_len, map_reserved;
@@ -392,6 +396,11 @@ bool ls_input_can_pack10(const LsInput *in)
     return true;
 }
 
+void ls_input_upload_to(LsInput *in, LsUploadSink *sink)
+{
+    atomic_store(&in->upload, sink);
+}
+
 bool ls_input_pack10(LsInput *in)
 {
     if (!ls_input_can_pack10(in))
@@ -431,10 +440,13 @@ static int read_bytes(LsInput *in, int fd, void *dst, size_t want, off_t *off, u
 
 /* Plane p of the frame at *off, read in bands through a buffer that stays in the cache, checked
  * against the depth there and written packed (ls_picture_set_packed10): the picture's memory
- * never holds the 16-bit rows. Returns 1, 0 at a clean end of a raw file (nothing read yet) or
- * a negative errno with the message in err. */
+ * never holds the 16-bit rows. With a writer w of sink, each band is packed into the sink's
+ * buffer instead (normal stores: the device copy reads it from the cache), and the picture is
+ * not written. Returns 1, 0 at a clean end of a raw file (nothing read yet) or a negative errno
+ * with the message in err. */
 static int read_plane_packed(LsInput *in, int fd, off_t *off, VmafPicture *pic, unsigned p,
-                             uint64_t frame, size_t *total, char *err, size_t err_len)
+                             uint64_t frame, size_t *total, LsUploadSink *sink, LsUploadWriter *w,
+                             char *err, size_t err_len)
 {
     const LsFrameGeometry *geo = &in->geo;
     const size_t row = geo->row_bytes[p], packed_row = ls_pack10_bytes(geo->w[p]);
@@ -447,9 +459,18 @@ static int read_plane_packed(LsInput *in, int fd, off_t *off, VmafPicture *pic, 
         if (r <= 0)
             return r;
         /* rows are whole groups: the band packs as one run */
-        const uint16_t any =
-            ls_pack10_row_stream(in->pack_row, (uint32_t *)(void *)(dst + (size_t)y0 * packed_row),
-                                 band_buf, (size_t)geo->w[p] * (y1 - y0));
+        unsigned char *to = dst + (size_t)y0 * packed_row;
+        const size_t n = (size_t)geo->w[p] * (y1 - y0);
+        uint16_t any;
+        if (w) {
+            void *buf = sink->buffer(w, to, packed_row * (y1 - y0));
+            if (!buf)
+                return fail(err, err_len, in->name, -EIO, "frame %llu: %s",
+                            (unsigned long long)frame, lockstep_last_error());
+            any = in->pack_row((uint32_t *)buf, band_buf, n);
+        } else {
+            any = ls_pack10_row_stream(in->pack_row, (uint32_t *)(void *)to, band_buf, n);
+        }
         if (any >> 10) {
             char why[256];
             const int bad =
@@ -557,9 +578,19 @@ int ls_input_read_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err, s
         }
     }
     ls_picture_set_packed10(pic, 0);
+    ls_picture_set_uploaded(pic, NULL);
     const bool pack = atomic_load(&in->pack10);
+    LsUploadSink *sink = pack ? atomic_load(&in->upload) : NULL;
+    LsUploadWriter *w = sink && planes ? sink->begin(sink, pic) : NULL;
     for (unsigned p = 0; pack && p < planes; p++) {
-        const int r = read_plane_packed(in, fd, &off, pic, p, frame, &total, err, err_len);
+        int r = read_plane_packed(in, fd, &off, pic, p, frame, &total, sink, w, err, err_len);
+        if (w && (r <= 0 || p + 1 == planes)) {
+            /* the writer is free again whatever happened; a failure to upload is the frame's */
+            const int e = sink->end(w);
+            if (e && r > 0)
+                r = fail(err, err_len, in->name, e, "frame %llu: %s", (unsigned long long)frame,
+                         lockstep_last_error());
+        }
         if (r <= 0)
             return r;
     }
@@ -590,6 +621,8 @@ int ls_input_read_at(LsInput *in, uint64_t frame, VmafPicture *pic, char *err, s
     ls_picture_set_depth_checked(pic, plane_bits(planes));
     if (pack)
         ls_picture_set_packed10(pic, plane_bits(planes));
+    if (w)
+        ls_picture_set_uploaded(pic, sink);
     return 1;
 }
 
@@ -802,6 +835,7 @@ int ls_input_open(LsInput **out, const char *path, const LsRawParams *raw, char 
     }
     atomic_init(&in->planes_read, in->geo.n_planes);
     atomic_init(&in->pack10, false);
+    atomic_init(&in->upload, NULL);
     if (!in->av) {
         ret = check_raw_size(in, err, err_len);
         if (ret < 0)

@@ -69,6 +69,12 @@ void ls_input_read_planes(LsInput *in, unsigned n_planes);
 bool ls_input_pack10(LsInput *in);
 /* Whether ls_input_pack10 would apply, changing nothing. */
 bool ls_input_can_pack10(const LsInput *in);
+/* From now on the frames ls_input_read_at packs go to sink wherever it takes their pictures
+ * (core/upload_sink.h: the picture is then marked ls_picture_uploaded and its memory not written);
+ * NULL: into the pictures again. The sink must outlive the reads. Callable while other threads
+ * read. */
+struct LsUploadSink;
+void ls_input_upload_to(LsInput *in, struct LsUploadSink *sink);
 /* The frames of the input from the first one not read yet: from the file's size where it is
  * read at frame indices and nothing was read yet (a partial last frame is not counted: reading
  * it is the error), else by reading through to the end (an error then returns as
